@@ -1,0 +1,64 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode and internal imports by default, so C types never
+/// leak through a module's public interface.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .executable(name: "hearth-bench", targets: ["hearth-bench"]),
+        .library(name: "HearthCore", targets: ["HearthCore"]),
+    ],
+    targets: [
+        // ── C layer: module maps only (DESIGN.md §2) ──
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+
+        // ── Swift wrappers over the C layer: no Hearth knowledge ──
+        .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+
+        // ── Shared domain: pure Swift, no I/O ──
+        .target(name: "HearthCore", swiftSettings: swiftSettings),
+
+        // ── Server domain ──
+        .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "HearthServer",
+            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite"],
+            swiftSettings: swiftSettings),
+        .target(name: "HearthCLI", dependencies: ["HearthServer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
+
+        // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
+        .executableTarget(
+            name: "hearth-bench", dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore"],
+            path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
+
+        // ── Tests ──
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["HearthCore"],
+            swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

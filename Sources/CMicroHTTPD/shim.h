@@ -1,0 +1,31 @@
+#ifndef HEARTH_CMICROHTTPD_SHIM_H
+#define HEARTH_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/// MHD_start_daemon is variadic; Swift calls this fixed-arity form, which passes every option through
+/// MHD_OPTION_ARRAY (terminated by an MHD_OPTION_END entry).
+static inline struct MHD_Daemon *hearth_mhd_start(unsigned int flags, uint16_t port,
+                                                 MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                 struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon actually bound (useful with port 0), or 0 when unknown.
+static inline uint16_t hearth_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The client's address of a connection, or NULL.
+static inline const struct sockaddr *hearth_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+#endif

@@ -1,0 +1,81 @@
+import Foundation
+import HearthCore
+import HearthServer
+
+/// `hearth serve`: resolves the configuration (flags > `HEARTH_*` environment > config file > defaults),
+/// runs the server, and stops it cleanly on SIGINT or SIGTERM.
+enum ServeCommand {
+    static let help = """
+        USAGE: hearth serve [options]
+
+        Runs the Hearth server: Firestore REST v1 documents on one port, data in an embedded SQLite database.
+        Prints "listening on http://HOST:PORT" once it accepts connections. SIGINT or SIGTERM stop it
+        gracefully: in-flight requests finish and the database closes cleanly.
+
+        OPTIONS (each also settable by environment variable):
+          --host ADDRESS          IPv4 address to bind                 HEARTH_HOST      (default 127.0.0.1)
+          --port PORT             TCP port; 0 picks a free one          HEARTH_PORT      (default 8080)
+          --data DIR              data directory                        HEARTH_DATA      (default ./hearth-data)
+          --project ID            default project ID                    HEARTH_PROJECT   (default demo)
+          --dev                   development mode: any project ID in   HEARTH_DEV=1
+                                  a URL, emulator endpoints on
+          --rules FILE            document security rules file          HEARTH_RULES
+          --database-rules FILE   tree security rules file              HEARTH_DATABASE_RULES
+          --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
+          --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
+          --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
+                                  databaseRules, logLevel, threads      HEARTH_CONFIG
+          -h, --help              show this help
+        """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let configuration: ServerConfiguration
+        do {
+            let parsed = try CommandLineArguments(
+                arguments,
+                valueFlags: ["--host", "--port", "--data", "--project", "--rules", "--database-rules", "--log-level", "--threads", "--config"],
+                switchFlags: ["--dev", "--help", "-h"])
+            if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
+                print(help)
+                return 0
+            }
+            if let extra = parsed.positional.first {
+                throw CommandLineArguments.UsageError(description: "unexpected argument \(extra)")
+            }
+            configuration = try ConfigurationResolver.resolve(flags: parsed, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("hearth serve: \(error)\nRun 'hearth serve --help' for the options.\n".utf8))
+            return 64
+        }
+
+        let logger = Logger(level: configuration.logLevel)
+        let application: HearthApplication
+        let port: Int
+        do {
+            application = try HearthApplication(configuration: configuration, logger: logger)
+            port = try application.start()
+        } catch {
+            logger.error("cannot start", ["reason": .string("\(error)")])
+            FileHandle.standardError.write(Data("hearth serve: \(error)\n".utf8))
+            return 1
+        }
+
+        let stopped = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                logger.info("stopping", ["signal": .int(Int(number))])
+                stopped.signal()
+            }
+            source.resume()
+            return source
+        }
+        print("listening on http://\(configuration.host):\(port)")
+        fflush(stdout)
+        stopped.wait()
+        application.stop()
+        signals.forEach { $0.cancel() }
+        return 0
+    }
+}

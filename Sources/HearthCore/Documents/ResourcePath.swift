@@ -1,0 +1,107 @@
+/// A slash-separated path of collection and document IDs below a database's `documents` root.
+///
+/// An even number of segments names a document (`users/alice`); an odd number names a collection
+/// (`users/alice/posts`). The empty path is the root, the parent of top-level collections.
+public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
+    /// The IDs, in order.
+    public let segments: [String]
+
+    /// The longest encoded path Firestore accepts, in bytes.
+    public static let maxBytes = 6 * 1024
+    /// The longest single ID Firestore accepts, in bytes.
+    public static let maxSegmentBytes = 1500
+
+    /// A path from already-validated segments.
+    public init(segments: [String]) {
+        self.segments = segments
+    }
+
+    /// The root path (no segments).
+    public static let root = ResourcePath(segments: [])
+
+    /// Parses and validates a relative path such as `users/alice/posts`.
+    /// - Throws: `INVALID_ARGUMENT` naming the offending segment.
+    public init(validating path: String) throws(HearthError) {
+        if path.isEmpty {
+            self.init(segments: [])
+            return
+        }
+        guard path.utf8.count <= Self.maxBytes else {
+            throw .invalidArgument("Resource path is longer than \(Self.maxBytes) bytes.")
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for part in parts { try Self.validate(id: part, in: path) }
+        self.init(segments: parts)
+    }
+
+    /// Checks one collection or document ID against Firestore's rules.
+    public static func validate(id: String, in path: String) throws(HearthError) {
+        if id.isEmpty {
+            throw .invalidArgument("Path \"\(path)\" has an empty segment; IDs cannot be empty.")
+        }
+        if id == "." || id == ".." {
+            throw .invalidArgument("Path \"\(path)\" has an ID \"\(id)\"; IDs cannot be \".\" or \"..\".")
+        }
+        if id.utf8.count > maxSegmentBytes {
+            throw .invalidArgument("Path \"\(path.prefix(64))…\" has an ID longer than \(maxSegmentBytes) bytes.")
+        }
+        if id.hasPrefix("__") && id.hasSuffix("__") && id.utf8.count >= 4 {
+            throw .invalidArgument("ID \"\(id)\" is reserved: IDs matching __.*__ cannot be used.")
+        }
+    }
+
+    /// Whether this path names a document (an even, non-zero number of segments).
+    public var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
+    /// Whether this path names a collection (an odd number of segments).
+    public var isCollection: Bool { segments.count % 2 == 1 }
+    /// The last segment: a document's or a collection's ID.
+    public var lastSegment: String { segments.last ?? "" }
+    /// The path without its last segment.
+    public var parent: ResourcePath { ResourcePath(segments: Array(segments.dropLast())) }
+    /// This path with one more segment.
+    public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments: segments + [segment]) }
+    /// Whether `other` is this path or lies below it.
+    public func isPrefix(of other: ResourcePath) -> Bool {
+        other.segments.count >= segments.count && Array(other.segments.prefix(segments.count)) == segments
+    }
+
+    /// The path as `a/b/c`.
+    public var description: String { segments.joined(separator: "/") }
+}
+
+/// The database a request names: `projects/{project}/databases/{database}`.
+public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
+    /// The project ID.
+    public var project: String
+    /// The database ID, `(default)` unless named.
+    public var database: String
+
+    /// Creates a database name.
+    public init(project: String, database: String = "(default)") {
+        self.project = project
+        self.database = database
+    }
+
+    /// `projects/{project}/databases/{database}/documents`, the prefix of every document name.
+    public var documentsRoot: String { "projects/\(project)/databases/\(database)/documents" }
+
+    /// The full resource name of a document path.
+    public func name(of path: ResourcePath) -> String {
+        path.segments.isEmpty ? documentsRoot : documentsRoot + "/" + path.description
+    }
+
+    /// Parses a full name (`projects/p/databases/(default)/documents/users/alice`) into a path below this database.
+    /// - Throws: `INVALID_ARGUMENT` when the name belongs to another database or is malformed.
+    public func path(fromName name: String) throws(HearthError) -> ResourcePath {
+        let root = documentsRoot
+        if name == root { return .root }
+        guard name.hasPrefix(root + "/") else {
+            throw .invalidArgument(
+                "Document name \"\(name.prefix(200))\" is not under \"\(root)\"; names have the form \(root)/{collection}/{document}."
+            )
+        }
+        return try ResourcePath(validating: String(name.dropFirst(root.count + 1)))
+    }
+
+    public var description: String { "projects/\(project)/databases/\(database)" }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+extension Value {
+    /// Decodes Firestore's typed JSON (`{"stringValue":"x"}`, `{"integerValue":"5"}`, …).
+    /// - Parameter location: where the value sits, for error messages (`fields.address.city`).
+    /// - Throws: `INVALID_ARGUMENT` naming the location and what is wrong.
+    public init(firestoreJSON json: JSONValue, at location: String) throws(HearthError) {
+        guard case .object(let object) = json else {
+            throw .invalidArgument("Invalid value at '\(location)': expected an object such as {\"stringValue\": \"…\"}.")
+        }
+        guard object.count == 1, let (kind, payload) = object.first else {
+            throw .invalidArgument(
+                "Invalid value at '\(location)': a value object has exactly one member (stringValue, integerValue, …), found \(object.count)."
+            )
+        }
+        func invalid(_ reason: String) -> HearthError {
+            .invalidArgument("Invalid value at '\(location)': \(reason).")
+        }
+        switch kind {
+        case "nullValue":
+            guard payload == .null || payload == .string("NULL_VALUE") else { throw invalid("nullValue must be null") }
+            self = .null
+        case "booleanValue":
+            guard case .bool(let flag) = payload else { throw invalid("booleanValue must be true or false") }
+            self = .boolean(flag)
+        case "integerValue":
+            switch payload {
+            case .integer(let integer): self = .integer(integer)
+            case .string(let text):
+                guard let integer = Int64(text) else {
+                    throw invalid("integerValue \"\(text.prefix(40))\" is not a 64-bit integer")
+                }
+                self = .integer(integer)
+            default: throw invalid("integerValue must be a string holding a 64-bit integer, e.g. \"42\"")
+            }
+        case "doubleValue":
+            switch payload {
+            case .double(let double): self = .double(double)
+            case .integer(let integer): self = .double(Double(integer))
+            case .string("NaN"): self = .double(.nan)
+            case .string("Infinity"): self = .double(.infinity)
+            case .string("-Infinity"): self = .double(-.infinity)
+            case .string(let text):
+                guard let double = Double(text), !text.isEmpty else {
+                    throw invalid("doubleValue \"\(text.prefix(40))\" is not a number")
+                }
+                self = .double(double)
+            default: throw invalid("doubleValue must be a number or \"NaN\", \"Infinity\", \"-Infinity\"")
+            }
+        case "timestampValue":
+            guard case .string(let text) = payload, let timestamp = Timestamp(rfc3339: text) else {
+                throw invalid(
+                    "timestampValue must be an RFC 3339 time between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, e.g. \"2024-05-01T12:00:00Z\""
+                )
+            }
+            self = .timestamp(timestamp.truncatedToMicroseconds)
+        case "stringValue":
+            guard case .string(let text) = payload else { throw invalid("stringValue must be a string") }
+            self = .string(text)
+        case "bytesValue":
+            guard case .string(let text) = payload, let bytes = Base64URL.decode(text) else {
+                throw invalid("bytesValue must be base64 text")
+            }
+            self = .bytes(bytes)
+        case "referenceValue":
+            guard case .string(let text) = payload, Self.isWellFormedReference(text) else {
+                throw invalid(
+                    "referenceValue must be a document name, projects/{project}/databases/{database}/documents/{collection}/{document}"
+                )
+            }
+            self = .reference(text)
+        case "geoPointValue":
+            guard case .object(let point) = payload, Set(point.keys).isSubset(of: ["latitude", "longitude"]) else {
+                throw invalid("geoPointValue must be {\"latitude\": number, \"longitude\": number}")
+            }
+            let latitude = point["latitude"]?.doubleValue ?? 0
+            let longitude = point["longitude"]?.doubleValue ?? 0
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw invalid("latitude must be within [-90, 90] and longitude within [-180, 180]")
+            }
+            self = .geoPoint(latitude: latitude, longitude: longitude)
+        case "arrayValue":
+            guard case .object(let array) = payload, Set(array.keys).isSubset(of: ["values"]) else {
+                throw invalid("arrayValue must be {\"values\": [ … ]}")
+            }
+            var elements: [Value] = []
+            switch array["values"] {
+            case nil, .null?: break
+            case .array(let items)?:
+                elements.reserveCapacity(items.count)
+                for (index, item) in items.enumerated() {
+                    let element = try Value(firestoreJSON: item, at: "\(location)[\(index)]")
+                    if case .array = element {
+                        throw .invalidArgument(
+                            "Invalid value at '\(location)[\(index)]': an array cannot directly contain another array; wrap it in a map."
+                        )
+                    }
+                    elements.append(element)
+                }
+            default: throw invalid("arrayValue.values must be a list")
+            }
+            self = .array(elements)
+        case "mapValue":
+            guard case .object(let map) = payload, Set(map.keys).isSubset(of: ["fields"]) else {
+                throw invalid("mapValue must be {\"fields\": { … }}")
+            }
+            switch map["fields"] {
+            case nil, .null?: self = .map([:])
+            case let fields?: self = .map(try Value.decodeFields(fields, at: location))
+            }
+        default:
+            throw .invalidArgument(
+                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location)': Cannot find field.")
+        }
+    }
+
+    /// Decodes a `fields` object (`{"name": {"stringValue": …}, …}`) into a field map.
+    public static func decodeFields(_ json: JSONValue, at location: String) throws(HearthError) -> [String: Value] {
+        guard case .object(let object) = json else {
+            throw .invalidArgument("Invalid value at '\(location)': fields must be an object of field names to values.")
+        }
+        var fields: [String: Value] = [:]
+        fields.reserveCapacity(object.count)
+        for (name, item) in object {
+            let fieldLocation = location.isEmpty ? name : "\(location).\(name)"
+            try validateFieldName(name, at: fieldLocation)
+            fields[name] = try Value(firestoreJSON: item, at: fieldLocation)
+        }
+        return fields
+    }
+
+    /// Checks a field name against Firestore's rules: not empty, at most 1,500 bytes, not `__.*__`.
+    public static func validateFieldName(_ name: String, at location: String) throws(HearthError) {
+        if name.isEmpty {
+            throw .invalidArgument("Invalid field name at '\(location)': field names cannot be empty.")
+        }
+        if name.utf8.count > 1500 {
+            throw .invalidArgument("Invalid field name at '\(location.prefix(64))…': field names are at most 1500 bytes.")
+        }
+        if name.hasPrefix("__") && name.hasSuffix("__") && name.utf8.count >= 4 {
+            throw .invalidArgument("Invalid field name \"\(name)\" at '\(location)': names matching __.*__ are reserved.")
+        }
+    }
+
+    private static func isWellFormedReference(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 7 && parts.count % 2 == 1 && parts[0] == "projects" && parts[2] == "databases"
+            && parts[4] == "documents" && !parts.contains(where: \.isEmpty)
+    }
+}
+
+extension Value {
+    /// Appends this value's Firestore typed JSON to `buffer`.
+    public func appendFirestoreJSON(to buffer: inout [UInt8]) {
+        switch self {
+        case .null:
+            buffer.append(contentsOf: #"{"nullValue":null}"#.utf8)
+        case .boolean(let flag):
+            buffer.append(contentsOf: (flag ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#).utf8)
+        case .integer(let integer):
+            buffer.append(contentsOf: #"{"integerValue":""#.utf8)
+            JSONWriter.appendInteger(integer, into: &buffer)
+            buffer.append(contentsOf: #""}"#.utf8)
+        case .double(let double):
+            buffer.append(contentsOf: #"{"doubleValue":"#.utf8)
+            Self.appendDouble(double, to: &buffer)
+            buffer.append(UInt8(ascii: "}"))
+        case .timestamp(let timestamp):
+            buffer.append(contentsOf: #"{"timestampValue":""#.utf8)
+            buffer.append(contentsOf: timestamp.rfc3339.utf8)
+            buffer.append(contentsOf: #""}"#.utf8)
+        case .string(let string):
+            buffer.append(contentsOf: #"{"stringValue":"#.utf8)
+            JSONWriter.appendString(string, into: &buffer)
+            buffer.append(UInt8(ascii: "}"))
+        case .bytes(let bytes):
+            buffer.append(contentsOf: #"{"bytesValue":""#.utf8)
+            buffer.append(contentsOf: Data(bytes).base64EncodedString().utf8)
+            buffer.append(contentsOf: #""}"#.utf8)
+        case .reference(let name):
+            buffer.append(contentsOf: #"{"referenceValue":"#.utf8)
+            JSONWriter.appendString(name, into: &buffer)
+            buffer.append(UInt8(ascii: "}"))
+        case .geoPoint(let latitude, let longitude):
+            buffer.append(contentsOf: #"{"geoPointValue":{"latitude":"#.utf8)
+            Self.appendDouble(latitude, to: &buffer)
+            buffer.append(contentsOf: #","longitude":"#.utf8)
+            Self.appendDouble(longitude, to: &buffer)
+            buffer.append(contentsOf: "}}".utf8)
+        case .array(let elements):
+            if elements.isEmpty {
+                buffer.append(contentsOf: #"{"arrayValue":{}}"#.utf8)
+                return
+            }
+            buffer.append(contentsOf: #"{"arrayValue":{"values":["#.utf8)
+            for (index, element) in elements.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                element.appendFirestoreJSON(to: &buffer)
+            }
+            buffer.append(contentsOf: "]}}".utf8)
+        case .map(let fields):
+            if fields.isEmpty {
+                buffer.append(contentsOf: #"{"mapValue":{}}"#.utf8)
+                return
+            }
+            buffer.append(contentsOf: #"{"mapValue":{"fields":"#.utf8)
+            Self.appendFields(fields, to: &buffer)
+            buffer.append(contentsOf: "}}".utf8)
+        }
+    }
+
+    /// Appends a field map as a Firestore `fields` object, keys in UTF-8 byte order so output is deterministic.
+    public static func appendFields(_ fields: [String: Value], to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "{"))
+        let names = fields.keys.sorted { Value.compareBytes($0.utf8, $1.utf8) < 0 }
+        for (index, name) in names.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(name, into: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            fields[name]!.appendFirestoreJSON(to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// The Firestore `fields` JSON of a field map.
+    public static func encodeFields(_ fields: [String: Value]) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(64 * max(fields.count, 1))
+        appendFields(fields, to: &buffer)
+        return buffer
+    }
+
+    private static func appendDouble(_ double: Double, to buffer: inout [UInt8]) {
+        if double.isNaN {
+            buffer.append(contentsOf: #""NaN""#.utf8)
+        } else if double.isInfinite {
+            buffer.append(contentsOf: (double < 0 ? #""-Infinity""# : #""Infinity""#).utf8)
+        } else {
+            JSONWriter.appendDouble(double, into: &buffer)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+internal import CMicroHTTPD
+import Synchronization
+
+/// A long-lived streaming response body, used for Server-Sent Events.
+///
+/// Return it from a responder as `.stream(stream)` and keep a reference; `send` from any thread. The bytes are
+/// written as they are (format SSE frames yourself). While nothing is pending, the server parks the connection at no
+/// cost. A parked connection cannot notice that the client went away, so send a heartbeat (an SSE comment such as
+/// `":\n\n"`) now and then: a failed write ends the stream and runs the `onClose` handlers.
+public final class HTTPEventStream: Sendable {
+    /// The response status.
+    public let status: Int
+    /// Header fields to send; the server adds `Content-Type: text/event-stream` (unless given here) and
+    /// `Cache-Control: no-cache`.
+    public let headers: HTTPHeaders
+    /// The most bytes that may wait for the client. A send that would exceed it cuts the client off instead, so a
+    /// slow consumer cannot grow the server's memory.
+    public let maxBufferedBytes: Int
+
+    let state = Mutex(EventStreamState())
+
+    /// A stream that will answer with `status` and `headers` once returned from a responder.
+    public init(status: Int = 200, headers: HTTPHeaders = [], maxBufferedBytes: Int = 1 << 20) {
+        self.status = status
+        self.headers = headers
+        self.maxBufferedBytes = max(0, maxBufferedBytes)
+    }
+
+    /// Queues `bytes` for the client and wakes the connection.
+    ///
+    /// - Returns: `false` when the stream is already closed, or when this send would exceed `maxBufferedBytes`; in
+    ///   the second case the stream is closed and the client cut off.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        var handlers: [@Sendable () -> Void] = []
+        let accepted = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            if state.pendingCount + bytes.count > maxBufferedBytes {
+                state.closed = true
+                state.aborted = true
+                state.dropPending()
+                state.wakeConnection()
+                // A cut-off client may never drain its socket, so waiting for MHD to finish could take until the
+                // connection timeout: tell the owner now.
+                handlers = state.takeCloseHandlers()
+                return false
+            }
+            guard !bytes.isEmpty else { return true }
+            state.pending.append(contentsOf: bytes)
+            state.wakeConnection()
+            return true
+        }
+        for handler in handlers { handler() }
+        return accepted
+    }
+
+    /// Queues the UTF-8 bytes of `text`; see `send(_:)`.
+    @discardableResult
+    public func send(_ text: String) -> Bool {
+        send(Array(text.utf8))
+    }
+
+    /// Ends the response once the bytes already queued have been written. Idempotent.
+    public func close() {
+        var handlers: [@Sendable () -> Void] = []
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            switch state.phase {
+            case .unattached:
+                // No connection will ever flush this stream, so it is complete now.
+                handlers = state.takeCloseHandlers()
+            case .attached:
+                state.wakeConnection()
+            case .finished:
+                break
+            }
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Whether the stream accepts no more bytes (closed, cut off, or the client went away).
+    public var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
+    /// Runs `handler` once when the stream ends: the client disconnected, `close()` finished flushing, the client was
+    /// cut off, or the server stopped. Runs it at once if the stream has already ended.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.closeHandlersRan { return true }
+            state.closeHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Binds the stream to the connection that will carry it; `false` if it already carries another response.
+    func attach(to connection: ConnectionHandle) -> Bool {
+        state.withLock { state in
+            guard case .unattached = state.phase else { return false }
+            state.phase = .attached(connection)
+            return true
+        }
+    }
+
+    /// Called when libmicrohttpd has finished with the response (sent, failed, or torn down).
+    func finish() {
+        let handlers = state.withLock { state in
+            state.phase = .finished
+            state.closed = true
+            state.suspended = false
+            state.dropPending()
+            return state.takeCloseHandlers()
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// The content-reader step: copies pending bytes into `buffer`, or parks the connection when none are pending.
+    /// Runs on the connection's daemon thread, the only thread allowed to suspend it.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        state.withLock { state in
+            if state.aborted { return endWithError }
+            let available = state.pendingCount
+            if available > 0 {
+                let count = min(available, buffer.count)
+                state.pending.withUnsafeBytes { pending in
+                    buffer.baseAddress!.copyMemory(
+                        from: pending.baseAddress! + state.readOffset, byteCount: count)
+                }
+                state.consume(count)
+                return count
+            }
+            if state.closed { return endOfStream }
+            guard case .attached(let connection) = state.phase else { return endWithError }
+            // Suspending under the stream lock means a concurrent send either saw `suspended == false` and appended
+            // before this check, or sees `suspended == true` and resumes a connection that really is suspended.
+            MHD_suspend_connection(connection.pointer)
+            state.suspended = true
+            return 0
+        }
+    }
+}
+
+/// libmicrohttpd's MHD_CONTENT_READER_END_OF_STREAM and MHD_CONTENT_READER_END_WITH_ERROR, which are cast macros
+/// Swift does not import.
+let endOfStream = -1
+let endWithError = -2
+
+/// The mutable part of an `HTTPEventStream`, guarded by its mutex.
+struct EventStreamState: ~Copyable {
+    enum Phase {
+        case unattached
+        case attached(ConnectionHandle)
+        case finished
+    }
+
+    var phase = Phase.unattached
+    var pending: [UInt8] = []
+    /// Bytes at the front of `pending` already handed to libmicrohttpd; dropped in bulk to avoid O(n) shifts.
+    var readOffset = 0
+    var suspended = false
+    var closed = false
+    var aborted = false
+    var closeHandlers: [@Sendable () -> Void] = []
+    var closeHandlersRan = false
+
+    var pendingCount: Int { pending.count - readOffset }
+
+    mutating func consume(_ count: Int) {
+        readOffset += count
+        if readOffset == pending.count {
+            pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+            readOffset = 0
+        } else if readOffset >= 64 * 1024 && readOffset * 2 >= pending.count {
+            pending.removeFirst(readOffset)
+            readOffset = 0
+        }
+    }
+
+    mutating func dropPending() {
+        pending = []
+        readOffset = 0
+    }
+
+    /// Resumes the connection if the reader parked it. Called with the lock held so the connection cannot finish
+    /// (and be freed) in between: `finish()` needs the same lock.
+    mutating func wakeConnection() {
+        guard suspended, case .attached(let connection) = phase else { return }
+        suspended = false
+        MHD_resume_connection(connection.pointer)
+    }
+
+    mutating func takeCloseHandlers() -> [@Sendable () -> Void] {
+        guard !closeHandlersRan else { return [] }
+        closeHandlersRan = true
+        defer { closeHandlers = [] }
+        return closeHandlers
+    }
+}

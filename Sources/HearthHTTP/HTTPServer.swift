@@ -1,0 +1,67 @@
+import Foundation
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of event-loop threads (epoll on Linux) calling one `HTTPResponder`.
+///
+/// Requests reach the responder with their body fully buffered. Replies are immediate, deferred (answered later from
+/// any thread while the connection waits at no cost) or streamed (Server-Sent Events).
+public final class HTTPServer: Sendable {
+    /// Limits and addresses. The defaults suit a development server on one machine.
+    public struct Configuration: Sendable {
+        /// The IPv4 literal to listen on; only that address is bound.
+        public var host: String = "127.0.0.1"
+        /// The TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
+        public var port: Int = 8080
+        /// Event-loop threads. Each owns its connections; a responder that blocks stalls that thread's connections.
+        public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// The largest request body buffered; a larger one reaches the responder with `bodyTooLarge` set.
+        public var maxBodyBytes: Int = 10 * 1024 * 1024
+        /// libmicrohttpd's per-connection memory for headers and I/O buffers (bodies are buffered separately).
+        public var connectionMemoryLimit: Int = 64 * 1024
+        /// Seconds a connection may sit idle before it is closed. Time spent waiting for a deferred reply or for the
+        /// next event of a stream does not count.
+        public var connectionTimeout: Int = 300
+        /// The most connections open at once; further clients wait in the listen backlog.
+        public var connectionLimit: Int = 16384
+        /// Receives libmicrohttpd's own diagnostics (malformed requests, resource exhaustion), one line each. `nil`
+        /// drops them; start-up failures are reported through `HTTPServerError` either way.
+        public var diagnosticsHandler: (@Sendable (String) -> Void)? = nil
+
+        /// The defaults.
+        public init() {}
+    }
+
+    let core: ServerCore
+
+    /// A server that will answer every request with `responder` once started.
+    public init(configuration: Configuration, responder: any HTTPResponder) {
+        core = ServerCore(configuration: configuration, responder: responder)
+    }
+
+    deinit {
+        core.stop(gracePeriod: .zero)
+    }
+
+    /// Binds the address and starts serving.
+    ///
+    /// - Throws: `HTTPServerError`, e.g. `.addressInUse` with a message naming the address.
+    public func start() throws {
+        try core.start()
+    }
+
+    /// The bound port once started (the real one when configured with 0); 0 before `start()`.
+    public var port: Int {
+        core.boundPort.load(ordering: .relaxed)
+    }
+
+    /// Client connections open right now, including idle keep-alive ones and event streams.
+    public var openConnections: Int {
+        core.openConnections.load(ordering: .relaxed)
+    }
+
+    /// Stops gracefully: stops accepting, ends every event stream, waits up to `gracePeriod` for in-flight requests
+    /// (deferred replies included), answers any still-deferred request with 503, then closes every connection.
+    /// Idempotent; a concurrent second call returns once the first has finished. Must not be called from a responder.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        core.stop(gracePeriod: gracePeriod)
+    }
+}

@@ -1,0 +1,77 @@
+internal import CMicroHTTPD
+import Foundation
+
+/// Builds the `HTTPRequest` for a connection whose request is complete, from what libmicrohttpd has parsed.
+///
+/// libmicrohttpd has already split off the query string, percent-decoded the path, and decoded every argument
+/// (`+` and `%XX`), keeping duplicates.
+func makeRequest(
+    connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, body: [UInt8],
+    bodyTooLarge: Bool
+) -> HTTPRequest {
+    var headers: [(name: String, value: String)] = []
+    withUnsafeMutablePointer(to: &headers) { pointer in
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
+    }
+    var query: [HTTPQueryItem] = []
+    withUnsafeMutablePointer(to: &query) { pointer in
+        _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, pointer)
+    }
+    return HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "",
+        path: url.map { String(cString: $0) } ?? "/",
+        query: query,
+        headers: HTTPHeaders(headers),
+        body: body,
+        remoteAddress: remoteAddress(of: connection),
+        bodyTooLarge: bodyTooLarge)
+}
+
+private func collectHeader(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
+) -> MHD_Result {
+    guard let cls else { return .NO }
+    let headers = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+    headers.pointee.append((name: text(key, keySize), value: text(value, valueSize)))
+    return .YES
+}
+
+private func collectQueryItem(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, keySize: Int,
+    value: UnsafePointer<CChar>?, valueSize: Int
+) -> MHD_Result {
+    guard let cls else { return .NO }
+    let items = cls.assumingMemoryBound(to: [HTTPQueryItem].self)
+    items.pointee.append(HTTPQueryItem(name: text(key, keySize), value: text(value, valueSize)))
+    return .YES
+}
+
+/// Decodes with the length libmicrohttpd reports rather than scanning for NUL, so a decoded `%00` cannot truncate.
+/// Invalid UTF-8 becomes U+FFFD.
+private func text(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> String {
+    guard let pointer, count > 0 else { return "" }
+    return pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+    }
+}
+
+private func remoteAddress(of connection: OpaquePointer) -> String {
+    guard let address = hearth_mhd_client_address(connection) else { return "" }
+    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    switch Int32(address.pointee.sa_family) {
+    case AF_INET:
+        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+            var raw = ipv4.pointee.sin_addr
+            _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+        }
+    case AF_INET6:
+        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+            var raw = ipv6.pointee.sin6_addr
+            _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+        }
+    default:
+        return ""
+    }
+    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}

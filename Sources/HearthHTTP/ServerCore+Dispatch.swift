@@ -1,0 +1,115 @@
+internal import CMicroHTTPD
+
+extension ServerCore {
+    /// The first access-handler call of a request: the headers are in, the body is not.
+    func beginRequest(_ connection: OpaquePointer) -> RequestContext {
+        inFlight.add(1, ordering: .relaxed)
+        let limit = configuration.maxBodyBytes
+        let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            .map(parseContentLength) ?? 0
+        // Deciding from the declared length means an oversized body is never buffered, not even its first chunk.
+        let tooLarge = declared > limit
+        return RequestContext(bodyTooLarge: tooLarge, expectedBodyBytes: tooLarge ? 0 : declared)
+    }
+
+    /// Calls the responder for a complete request and carries out its reply.
+    func dispatch(_ request: HTTPRequest, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        switch responder.reply(to: request) {
+        case .response(let response):
+            return queue(response, on: connection)
+        case .deferred(let start):
+            return suspend(until: start, context: context, connection: connection)
+        case .stream(let stream):
+            context.isStream = true
+            inFlight.subtract(1, ordering: .releasing)
+            return attach(stream, to: connection)
+        }
+    }
+
+    private func suspend(
+        until start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void,
+        context: RequestContext, connection: OpaquePointer
+    ) -> MHD_Result {
+        let reply = DeferredReply()
+        context.deferred = reply
+        guard register(reply) else {
+            reply.abandon()
+            return queue(Self.unavailableResponse, on: connection)
+        }
+        // Suspend before handing out `respond`, so `respond` always finds a suspended connection to resume (or, if a
+        // stop answered first, nothing to suspend).
+        if let answered = reply.suspend(ConnectionHandle(pointer: connection)) {
+            unregister(reply)
+            return queue(answered, on: connection)
+        }
+        start { [self] response in
+            if reply.fulfill(response) { unregister(reply) }
+        }
+        return .YES
+    }
+
+    /// Hands a finished response to libmicrohttpd, which copies it.
+    func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return .NO }
+        defer { MHD_destroy_response(created) }
+        addHeaders(response.headers, to: created)
+        let status = (100...999).contains(response.status) ? response.status : 500
+        return MHD_queue_response(connection, UInt32(status), created)
+    }
+
+    private func attach(_ stream: HTTPEventStream, to connection: OpaquePointer) -> MHD_Result {
+        guard stream.attach(to: ConnectionHandle(pointer: connection)) else {
+            return queue(
+                HTTPResponse(status: 500, body: Array("event stream already in use\n".utf8)), on: connection)
+        }
+        register(stream)
+        let retained = Unmanaged.passRetained(stream).toOpaque()
+        guard
+            let created = MHD_create_response_from_callback(
+                UInt64.max, 16 * 1024, eventStreamRead, retained, eventStreamReleased)
+        else {
+            eventStreamReleased(cls: retained)
+            return .NO
+        }
+        defer { MHD_destroy_response(created) }
+        var headers = stream.headers
+        if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "text/event-stream") }
+        if !headers.contains("Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
+        addHeaders(headers, to: created)
+        let status = (100...999).contains(stream.status) ? stream.status : 500
+        // On failure, destroying the response runs `eventStreamReleased`, which ends the stream.
+        return MHD_queue_response(connection, UInt32(status), created)
+    }
+
+    private func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer) {
+        // libmicrohttpd refuses fields it manages itself (Content-Length) and malformed ones; those are skipped.
+        for field in headers {
+            _ = MHD_add_response_header(response, field.name, field.value)
+        }
+        if draining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(response, "Connection", "close")
+        }
+    }
+}
+
+/// Parses a Content-Length value; an unparsable or overflowing one counts as unlimited, so it trips the limit.
+private func parseContentLength(_ value: UnsafePointer<CChar>) -> Int {
+    var result = 0
+    var pointer = value
+    while pointer.pointee == 0x20 || pointer.pointee == 0x09 { pointer += 1 }
+    guard pointer.pointee != 0 else { return Int.max }
+    while pointer.pointee != 0 {
+        let digit = Int(pointer.pointee) - 0x30
+        guard (0...9).contains(digit) else { break }
+        let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(digit)
+        if overflow1 || overflow2 { return Int.max }
+        result = sum
+        pointer += 1
+    }
+    return result
+}

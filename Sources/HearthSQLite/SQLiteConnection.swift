@@ -1,0 +1,123 @@
+internal import CSQLite
+
+/// One SQLite database connection with a cache of prepared statements.
+///
+/// Threading invariant: a connection is used by one thread at a time. It is opened with `SQLITE_OPEN_NOMUTEX`, so
+/// SQLite does not lock it, and its statement cache is unsynchronized; the owner provides the exclusion — the store's
+/// single writer thread, or `SQLiteConnectionPool`, which lends each reader to one caller at a time. It is
+/// `Sendable` only so such an owner can hand it from thread to thread.
+public final class SQLiteConnection: @unchecked Sendable {
+    /// `nil` once closed.
+    var db: OpaquePointer?
+    /// Prepared statements by SQL text.
+    var cache: [String: SQLiteStatement] = [:]
+    /// The path the connection was opened with.
+    public let path: String
+    /// The options the connection was opened with.
+    public let options: Options
+
+    /// Opens (or creates) the database at `path` — `":memory:"` for a private in-memory database — and applies
+    /// `options`.
+    public init(path: String, options: Options = .init()) throws(SQLiteError) {
+        self.path = path
+        self.options = options
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if options.readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if options.create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var handle: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let error = SQLiteError(rc: rc, db: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        db = handle
+        do {
+            try configure()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private func configure() throws(SQLiteError) {
+        let (seconds, attoseconds) = options.busyTimeout.components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000).partialValue
+            + attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: max(0, milliseconds)))
+
+        var pragmas = """
+            PRAGMA synchronous = \(options.synchronous.rawValue);
+            PRAGMA foreign_keys = \(options.foreignKeys ? "ON" : "OFF");
+            PRAGMA cache_size = \(-options.cacheSizeKiB);
+            PRAGMA mmap_size = \(options.mmapSize);
+            """
+        if options.journalModeWAL && !options.readOnly {
+            // In-memory databases answer "memory" and stay as they are, which is fine.
+            pragmas += "\nPRAGMA journal_mode = WAL;"
+        }
+        try execute(pragmas)
+    }
+
+    /// Finalizes the cached statements and closes the database. Safe to call twice; `deinit` calls it too.
+    ///
+    /// Statements still referenced elsewhere (evicted from the cache) keep SQLite's connection alive until they are
+    /// released, as `sqlite3_close_v2` allows, so closing never frees memory a statement still points at.
+    public func close() {
+        guard let db else { return }
+        for statement in cache.values { statement.finalize() }
+        cache.removeAll()
+        sqlite3_close_v2(db)
+        self.db = nil
+    }
+
+    /// Whether `close()` has run.
+    public var isClosed: Bool { db == nil }
+
+    /// The open handle, or the error every call on a closed connection reports.
+    func handle(sql: String? = nil) throws(SQLiteError) -> OpaquePointer {
+        guard let db else { throw .misuse("the connection is closed", sql: sql) }
+        return db
+    }
+
+    /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
+    public var changes: Int { Int(sqlite3_changes64(db)) }
+
+    /// The rowid of the most recent successful `INSERT` on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// Whether a transaction is open (SQLite is out of autocommit mode).
+    public var isInTransaction: Bool { db != nil && sqlite3_get_autocommit(db) == 0 }
+
+    /// `PRAGMA user_version`: the schema version `SQLiteMigrator` maintains.
+    public var userVersion: Int {
+        get throws(SQLiteError) {
+            try fetchOne("PRAGMA user_version")?.int(0) ?? 0
+        }
+    }
+
+    /// Sets `PRAGMA user_version`; it takes no bind parameters, hence the integer in the SQL text.
+    public func setUserVersion(_ version: Int) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(version)" as String)
+    }
+
+    /// Copies WAL frames into the database file; `truncate` also waits for readers and then empties the WAL file.
+    /// Returns `false` when readers or a writer prevented a complete checkpoint, which is normal under load.
+    @discardableResult
+    public func checkpoint(truncate: Bool = false) -> Bool {
+        guard let db else { return false }
+        let mode = truncate ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE
+        var logFrames: Int32 = 0
+        var checkpointedFrames: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(db, nil, mode, &logFrames, &checkpointedFrames)
+        return rc == SQLITE_OK && logFrames == checkpointedFrames
+    }
+}

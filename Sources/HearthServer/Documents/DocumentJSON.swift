@@ -1,0 +1,37 @@
+import HearthCore
+import HearthStore
+
+/// Encodes stored documents as Firestore REST `Document` JSON without decoding their fields when no mask
+/// applies: the stored `fields` JSON is spliced in as is.
+enum DocumentJSON {
+    static func append(_ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?, to buffer: inout [UInt8]) throws(HearthError) {
+        buffer.append(contentsOf: #"{"name":"#.utf8)
+        JSONWriter.appendString(database.name(of: document.path), into: &buffer)
+        if let mask {
+            let fields = try document.fields()
+            var projected: [String: Value] = [:]
+            for path in mask {
+                if let value = fields.value(at: path) { projected.setValue(value, at: path) }
+            }
+            if !projected.isEmpty {
+                buffer.append(contentsOf: #","fields":"#.utf8)
+                Value.appendFields(projected, to: &buffer)
+            }
+        } else if document.fieldsJSON != Array("{}".utf8) {
+            buffer.append(contentsOf: #","fields":"#.utf8)
+            buffer.append(contentsOf: document.fieldsJSON)
+        }
+        buffer.append(contentsOf: #","createTime":""#.utf8)
+        buffer.append(contentsOf: document.createTime.rfc3339.utf8)
+        buffer.append(contentsOf: #"","updateTime":""#.utf8)
+        buffer.append(contentsOf: document.updateTime.rfc3339.utf8)
+        buffer.append(contentsOf: #""}"#.utf8)
+    }
+
+    static func encode(_ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?) throws(HearthError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(document.fieldsJSON.count + 160)
+        try append(document, database: database, mask: mask, to: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,164 @@
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension DocumentsAPI {
+    /// `GET …/documents/{document}`.
+    func get(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: ["mask.fieldPaths", "transaction", "readTime"])
+        try rejectUnsupportedConsistency(request.queryValue("transaction"), request.queryValue("readTime"))
+        let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
+        guard let document = try store.document(at: route.path) else {
+            throw .notFound("Document \"\(route.database.name(of: route.path))\" not found.")
+        }
+        return .response(Responses.json(try DocumentJSON.encode(document, database: route.database, mask: mask)))
+    }
+
+    /// `GET …/documents/{collection}`: one page of a collection.
+    func list(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(
+            request, allowed: ["pageSize", "pageToken", "orderBy", "mask.fieldPaths", "showMissing", "transaction", "readTime"])
+        try rejectUnsupportedConsistency(request.queryValue("transaction"), request.queryValue("readTime"))
+        if request.queryValue("showMissing") == "true" {
+            throw HearthError(.unimplemented, "showMissing is not supported: Hearth does not keep missing parent documents.")
+        }
+        let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
+        let pageSize = min(try RequestParameters.integer(request, "pageSize").flatMap { $0 == 0 ? nil : $0 } ?? 1000, 10_000)
+        let (orderBy, descending) = try Self.parseOrderBy(request.queryValue("orderBy"))
+        let page = try store.listDocuments(
+            ListDocumentsRequest(
+                collection: route.path, pageSize: pageSize, pageToken: request.queryValue("pageToken").flatMap { $0.isEmpty ? nil : $0 },
+                orderBy: orderBy, descending: descending))
+        var body: [UInt8] = Array("{".utf8)
+        if !page.documents.isEmpty {
+            body.append(contentsOf: #""documents":["#.utf8)
+            for (index, document) in page.documents.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                try DocumentJSON.append(document, database: route.database, mask: mask, to: &body)
+            }
+            body.append(UInt8(ascii: "]"))
+        }
+        if let token = page.nextPageToken {
+            if !page.documents.isEmpty { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: #""nextPageToken":"#.utf8)
+            JSONWriter.appendString(token, into: &body)
+        }
+        body.append(UInt8(ascii: "}"))
+        return .response(Responses.json(body))
+    }
+
+    /// `orderBy` of a list: `field`, `field desc`, or `__name__ [desc]`.
+    static func parseOrderBy(_ text: String?) throws(HearthError) -> (FieldPath?, Bool) {
+        guard let text, !text.isEmpty else { return (nil, false) }
+        let clauses = text.split(separator: ",").map { $0.split(separator: " ").map(String.init) }
+        func invalid() -> HearthError {
+            .invalidArgument(
+                "Invalid orderBy \"\(text.prefix(100))\": use \"field\", \"field desc\" or \"__name__ desc\"; ordering by several fields is done with :runQuery.")
+        }
+        guard let first = clauses.first, (1...2).contains(first.count) else { throw invalid() }
+        var descending = false
+        if first.count == 2 {
+            switch first[1].lowercased() {
+            case "desc": descending = true
+            case "asc": descending = false
+            default: throw invalid()
+            }
+        }
+        let field = try FieldPath(parsing: first[0])
+        if clauses.count == 2 {
+            // A trailing `__name__` in the same direction is the implicit tie-breaker; accept it.
+            guard clauses[1].first == "__name__", field != .documentName else { throw invalid() }
+        } else if clauses.count > 2 {
+            throw invalid()
+        }
+        return (field == .documentName ? nil : field, descending)
+    }
+
+    /// `POST …:batchGet`: several documents by name, each `found` or `missing`.
+    func batchGet(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: [])
+        let body = try JSONObjectReader(
+            try RequestParameters.body(request), at: "",
+            allowed: ["documents", "mask", "transaction", "newTransaction", "readTime"])
+        try rejectUnsupportedConsistency(try body.string("transaction"), try body.string("readTime"))
+        if body["newTransaction"] != nil {
+            throw HearthError(.unimplemented, "newTransaction is not available yet in this version of Hearth.")
+        }
+        let mask = try body["mask"].map { json throws(HearthError) in try FieldPath.mask(firestoreJSON: json, at: "mask") }
+        let names = try body.strings("documents") ?? []
+        var paths: [ResourcePath] = []
+        for name in names {
+            let path = try route.database.path(fromName: name)
+            guard path.isDocument else {
+                throw .invalidArgument("\"\(name.prefix(200))\" is not a document name.")
+            }
+            paths.append(path)
+        }
+        let documents = try store.documents(at: paths)
+        let readTime = Timestamp.now.rfc3339
+        var out: [UInt8] = Array("[".utf8)
+        for (index, (path, document)) in zip(paths, documents).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if let document {
+                out.append(contentsOf: #"{"found":"#.utf8)
+                try DocumentJSON.append(document, database: route.database, mask: mask, to: &out)
+            } else {
+                out.append(contentsOf: #"{"missing":"#.utf8)
+                JSONWriter.appendString(route.database.name(of: path), into: &out)
+            }
+            out.append(contentsOf: #","readTime":""#.utf8)
+            out.append(contentsOf: readTime.utf8)
+            out.append(contentsOf: #""}"#.utf8)
+        }
+        out.append(UInt8(ascii: "]"))
+        return .response(Responses.json(out))
+    }
+
+    /// `POST …/documents[/{document}]:listCollectionIds`.
+    func listCollectionIDs(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: [])
+        guard route.path.segments.isEmpty || route.path.isDocument else {
+            throw .invalidArgument("listCollectionIds takes a document (or the documents root) as its parent, not a collection.")
+        }
+        let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["pageSize", "pageToken", "readTime"])
+        try rejectUnsupportedConsistency(nil, try body.string("readTime"))
+        let pageSize = Int(try body.integer("pageSize") ?? 0)
+        guard pageSize >= 0 else { throw .invalidArgument("pageSize must not be negative.") }
+        let limit = pageSize == 0 ? 10_000 : min(pageSize, 10_000)
+        var after: String?
+        if let token = try body.string("pageToken"), !token.isEmpty {
+            guard let decoded = Base64URL.decode(token) else {
+                throw .invalidArgument("Invalid pageToken: pass the nextPageToken of the previous page unchanged.")
+            }
+            after = String(decoding: decoded, as: UTF8.self)
+        }
+        let ids = try store.collectionIDs(under: route.path, after: after, limit: limit + 1)
+        let page = Array(ids.prefix(limit))
+        var out: [UInt8] = Array("{".utf8)
+        if !page.isEmpty {
+            out.append(contentsOf: #""collectionIds":["#.utf8)
+            for (index, id) in page.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(id, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if ids.count > limit, let last = page.last {
+            out.append(contentsOf: #","nextPageToken":"#.utf8)
+            JSONWriter.appendString(Base64URL.encode(Array(last.utf8)), into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return .response(Responses.json(out))
+    }
+
+    /// Reads in a transaction or at a past time come with the queries and transactions work; until then they
+    /// fail loudly instead of silently reading the latest state.
+    func rejectUnsupportedConsistency(_ transaction: String?, _ readTime: String?) throws(HearthError) {
+        if transaction != nil {
+            throw HearthError(.unimplemented, "Reads in a transaction are not available yet in this version of Hearth.")
+        }
+        if readTime != nil {
+            throw HearthError(.unimplemented, "readTime is not supported: Hearth reads the latest committed state.")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension DocumentsAPI {
+    /// `POST …/documents/{collection}[?documentId=]`: creates a document, with a random ID unless one is given.
+    func create(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: ["documentId", "mask.fieldPaths"])
+        let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
+        let id: String
+        if let given = request.queryValue("documentId"), !given.isEmpty {
+            try ResourcePath.validate(id: given, in: "\(route.path)/\(given)")
+            id = given
+        } else {
+            id = AutoID.make()
+        }
+        let fields = try Self.documentFields(try RequestParameters.body(request))
+        let path = route.path.appending(id)
+        let write = Write(path: path, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
+        return commitOne(write, database: route.database, mask: mask)
+    }
+
+    /// `PATCH …/documents/{document}`: overwrites, or with `updateMask.fieldPaths` merges, a document.
+    func patch(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(
+            request,
+            allowed: ["updateMask.fieldPaths", "mask.fieldPaths", "currentDocument.exists", "currentDocument.updateTime"])
+        let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
+        let updateMask = try RequestParameters.fieldPaths(request, "updateMask.fieldPaths")
+        let precondition = try Precondition(
+            exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
+        let fields = try Self.documentFields(try RequestParameters.body(request))
+        let write = Write(path: route.path, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
+        return commitOne(write, database: route.database, mask: mask)
+    }
+
+    /// `DELETE …/documents/{document}`.
+    func delete(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: ["currentDocument.exists", "currentDocument.updateTime"])
+        let precondition = try Precondition(
+            exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
+        let write = Write(path: route.path, operation: .delete, precondition: precondition)
+        return .deferred { respond in
+            store.commit([write]) { result in
+                switch result {
+                case .success: respond(Responses.emptyObject)
+                case .failure(let error): respond(Responses.error(error))
+                }
+            }
+        }
+    }
+
+    /// `POST …/documents:commit`: several writes, atomically.
+    func commit(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try RequestParameters.check(request, allowed: [])
+        guard route.path.segments.isEmpty else {
+            throw .invalidArgument(":commit is called on the documents root, …/databases/(default)/documents:commit.")
+        }
+        let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["writes", "transaction"])
+        if body["transaction"] != nil {
+            throw HearthError(.unimplemented, "Transactions are not available yet in this version of Hearth.")
+        }
+        var writes: [Write] = []
+        for (index, item) in (try body.array("writes") ?? []).enumerated() {
+            writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
+        }
+        return .deferred { respond in
+            store.commit(writes) { result in
+                switch result {
+                case .success(let commit): respond(Responses.json(Self.encode(commit)))
+                case .failure(let error): respond(Responses.error(error))
+                }
+            }
+        }
+    }
+
+    /// Commits one write and answers with the resulting document.
+    private func commitOne(_ write: Write, database: DatabaseName, mask: [FieldPath]?) -> HTTPReply {
+        .deferred { respond in
+            store.commit([write]) { result in
+                do throws(HearthError) {
+                    guard let document = try result.get().writeResults.first?.document else {
+                        throw .internal("The commit returned no document.")
+                    }
+                    respond(Responses.json(try DocumentJSON.encode(document, database: database, mask: mask)))
+                } catch {
+                    respond(Responses.error(error))
+                }
+            }
+        }
+    }
+
+    /// The fields of a `Document` request body (`name`, `createTime` and `updateTime` are output-only and ignored).
+    static func documentFields(_ json: JSONValue) throws(HearthError) -> [String: Value] {
+        let document = try JSONObjectReader(json, at: "document", allowed: ["name", "fields", "createTime", "updateTime"])
+        return try document["fields"].map { json throws(HearthError) in try Value.decodeFields(json, at: "document.fields") } ?? [:]
+    }
+
+    /// A `CommitResponse`: `writeResults` (update time and transform results each) and `commitTime`.
+    static func encode(_ commit: CommitResult) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"writeResults":["#.utf8)
+        for (index, result) in commit.writeResults.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            var needsComma = false
+            if let updateTime = result.updateTime {
+                out.append(contentsOf: #""updateTime":""#.utf8)
+                out.append(contentsOf: updateTime.rfc3339.utf8)
+                out.append(UInt8(ascii: "\""))
+                needsComma = true
+            }
+            if !result.transformResults.isEmpty {
+                if needsComma { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #""transformResults":["#.utf8)
+                for (position, value) in result.transformResults.enumerated() {
+                    if position > 0 { out.append(UInt8(ascii: ",")) }
+                    value.appendFirestoreJSON(to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #"],"commitTime":""#.utf8)
+        out.append(contentsOf: commit.commitTime.rfc3339.utf8)
+        out.append(contentsOf: #""}"#.utf8)
+        return out
+    }
+}
+
+/// Random document IDs: 20 characters from a 62-letter alphabet drawn from the system CSPRNG (getrandom on
+/// Linux, arc4random on Apple platforms), as Firestore's client libraries make them.
+enum AutoID {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 20)
+        for index in bytes.indices {
+            bytes[index] = alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Timestamp {
+    /// The current time, to the microsecond.
+    static var now: Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(microseconds: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000)
+    }
+}

@@ -1,0 +1,80 @@
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+/// The Firestore REST v1 document API: routes a parsed documents URL to its method.
+struct DocumentsAPI: Sendable {
+    let store: any DocumentStore
+    let configuration: ServerConfiguration
+
+    /// The route name for metrics, and the handler.
+    func reply(to request: HTTPRequest, route: DocumentsRoute) -> (name: String, reply: HTTPReply) {
+        let name = routeName(request.method, route)
+        do {
+            try checkDatabase(route.database)
+            return (name, try dispatch(request, route))
+        } catch {
+            return (name, .response(Responses.error(error)))
+        }
+    }
+
+    private func routeName(_ method: String, _ route: DocumentsRoute) -> String {
+        if let verb = route.verb { return "documents.\(verb)" }
+        switch (method, route.path.isDocument) {
+        case ("GET", true): return "documents.get"
+        case ("GET", false): return "documents.list"
+        case ("POST", _): return "documents.create"
+        case ("PATCH", _): return "documents.patch"
+        case ("DELETE", _): return "documents.delete"
+        default: return "documents.other"
+        }
+    }
+
+    private func checkDatabase(_ database: DatabaseName) throws(HearthError) {
+        if !configuration.devMode && database.project != configuration.projectID {
+            throw .notFound(
+                "Project \"\(database.project)\" is not served here; this server serves project \"\(configuration.projectID)\".")
+        }
+        if database.database != "(default)" {
+            throw .notFound("The database \(database.database) does not exist for project \(database.project); only (default) is served.")
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        if request.bodyTooLarge {
+            throw .invalidArgument("Request payload size exceeds the limit: \(configuration.maxBodyBytes) bytes.")
+        }
+        if let verb = route.verb {
+            guard request.method == "POST" else {
+                throw methodNotAllowed(request.method, "\(route.database.name(of: route.path)):\(verb)", allowed: "POST")
+            }
+            switch verb {
+            case "commit": return try commit(request, route)
+            case "batchGet": return try batchGet(request, route)
+            case "listCollectionIds": return try listCollectionIDs(request, route)
+            default:
+                throw HearthError(.unimplemented, ":\(verb) is not available yet in this version of Hearth.")
+            }
+        }
+        if route.path.isDocument {
+            switch request.method {
+            case "GET": return try get(request, route)
+            case "PATCH": return try patch(request, route)
+            case "DELETE": return try delete(request, route)
+            default: throw methodNotAllowed(request.method, "a document", allowed: "GET, PATCH, DELETE")
+            }
+        }
+        guard route.path.isCollection else {
+            throw methodNotAllowed(request.method, "the documents root", allowed: "POST :commit, :batchGet, :listCollectionIds")
+        }
+        switch request.method {
+        case "GET": return try list(request, route)
+        case "POST": return try create(request, route)
+        default: throw methodNotAllowed(request.method, "a collection", allowed: "GET, POST")
+        }
+    }
+
+    private func methodNotAllowed(_ method: String, _ target: String, allowed: String) -> HearthError {
+        .notFound("Method \(method) is not supported on \(target); use \(allowed).")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthStore
+import HearthStoreSQLite
+import Synchronization
+
+/// A running Hearth server: the store, the HTTP server, and their wiring.
+public final class HearthApplication: Sendable {
+    /// The configuration it runs with.
+    public let configuration: ServerConfiguration
+    /// Its logger.
+    public let logger: Logger
+    private let store: any DocumentStore
+    private let http: HTTPServer
+
+    /// Opens the data directory and prepares the HTTP server (not yet listening).
+    /// - Throws: `HearthError` when the data directory or database cannot be opened.
+    public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
+        self.configuration = configuration
+        self.logger = logger
+        var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
+        storeConfiguration.readers = configuration.threads + 2
+        let store = try SQLiteDocumentStore(configuration: storeConfiguration)
+        self.store = store
+        var httpConfiguration = HTTPServer.Configuration()
+        httpConfiguration.host = configuration.host
+        httpConfiguration.port = configuration.port
+        httpConfiguration.threads = configuration.threads
+        httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        let metrics = Metrics()
+        let connections = OpenConnections()
+        let responder = HearthResponder(
+            documents: DocumentsAPI(store: store, configuration: configuration),
+            operations: OperationsAPI(
+                store: store, metrics: metrics, configuration: configuration,
+                openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
+            metrics: metrics, logger: logger)
+        http = HTTPServer(configuration: httpConfiguration, responder: responder)
+        connections.server.withLock { $0 = http }
+    }
+
+    /// Starts listening.
+    /// - Returns: the port bound.
+    @discardableResult
+    public func start() throws -> Int {
+        do {
+            try http.start()
+        } catch {
+            store.close()
+            throw error
+        }
+        logger.info(
+            "started",
+            ["host": .string(configuration.host), "port": .int(http.port), "project": .string(configuration.projectID),
+             "dev": .bool(configuration.devMode), "threads": .int(configuration.threads)])
+        if configuration.devMode {
+            logger.warning("development mode: any project ID is accepted and the emulator endpoints are on")
+        }
+        return http.port
+    }
+
+    /// The port bound, after `start()`.
+    public var port: Int { http.port }
+
+    /// Stops accepting, lets in-flight requests finish, then closes the database. Idempotent.
+    public func stop() {
+        http.stop(gracePeriod: .seconds(10))
+        store.close()
+        logger.info("stopped")
+    }
+}
+
+/// Breaks the init-order cycle between the responder (which reports open connections) and the HTTP server.
+private final class OpenConnections: Sendable {
+    let server = Mutex<HTTPServer?>(nil)
+}

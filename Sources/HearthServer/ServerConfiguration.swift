@@ -1,0 +1,27 @@
+/// Everything `hearth serve` can be told; set from flags, then `HEARTH_*` environment variables, then a
+/// config file (see `HearthCLI`).
+public struct ServerConfiguration: Sendable, Equatable {
+    /// The IPv4 address to bind.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one.
+    public var port: Int = 8080
+    /// The data directory.
+    public var dataDirectory: String = "./hearth-data"
+    /// The default project ID.
+    public var projectID: String = "demo"
+    /// Development mode: any project ID is accepted, emulator endpoints are on.
+    public var devMode: Bool = false
+    /// The document rules file, if any (enforced once rules land).
+    public var rulesFile: String?
+    /// The tree rules file, if any.
+    public var databaseRulesFile: String?
+    /// The lowest log level written.
+    public var logLevel: Logger.Level = .info
+    /// HTTP worker threads.
+    public var threads: Int = 2
+    /// The largest request body accepted, in bytes (Firestore's 10 MiB).
+    public var maxBodyBytes: Int = 10 * 1024 * 1024
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,181 @@
+public import HearthCore
+
+/// A storage engine for documents: the one write path (``commit(_:completion:)``) and the reads the document
+/// API needs. Engines: SQLite (embedded default); PostgreSQL later. Every engine keeps automatic single-field
+/// index entries and a change log in the same transaction as each commit.
+public protocol DocumentStore: Sendable {
+    /// Commits writes atomically: all of them land with one commit time, or none does. The completion runs
+    /// once the commit is durable (or failed), on a thread of the store's choosing.
+    func commit(_ writes: [Write], completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
+
+    /// The document at a path, or `nil`.
+    func document(at path: ResourcePath) throws(HearthError) -> StoredDocument?
+
+    /// The documents at several paths, read from one consistent snapshot; `nil` where missing.
+    func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?]
+
+    /// One page of a collection's documents.
+    func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage
+
+    /// The IDs of the collections directly below a document (or the root), in order.
+    func collectionIDs(under parent: ResourcePath, after: String?, limit: Int) throws(HearthError) -> [String]
+
+    /// Deletes every document (the emulator's wipe), recording each deletion in the change log.
+    func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void)
+
+    /// Change-log entries after a sequence number, oldest first.
+    func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
+
+    /// Counters for `/metrics`.
+    func statistics() -> StoreStatistics
+
+    /// Finishes pending commits and closes the database. Idempotent.
+    func close()
+}
+
+/// What a commit did.
+public struct CommitResult: Sendable, Equatable {
+    /// The one time every write of the commit carries.
+    public var commitTime: Timestamp
+    /// One result per write, in order.
+    public var writeResults: [WriteResult]
+
+    /// Creates a result.
+    public init(commitTime: Timestamp, writeResults: [WriteResult]) {
+        self.commitTime = commitTime
+        self.writeResults = writeResults
+    }
+}
+
+/// What one write did (`WriteResult`).
+public struct WriteResult: Sendable, Equatable {
+    /// The document's update time after the write; `nil` after a delete.
+    public var updateTime: Timestamp?
+    /// One value per transform.
+    public var transformResults: [Value]
+    /// The document after the write; `nil` after a delete.
+    public var document: StoredDocument?
+
+    /// Creates a result.
+    public init(updateTime: Timestamp?, transformResults: [Value], document: StoredDocument?) {
+        self.updateTime = updateTime
+        self.transformResults = transformResults
+        self.document = document
+    }
+}
+
+/// A document as stored: its fields kept as Firestore JSON, so reads can answer without decoding them.
+public struct StoredDocument: Sendable, Equatable {
+    /// The document's path.
+    public var path: ResourcePath
+    /// The Firestore `fields` JSON object.
+    public var fieldsJSON: [UInt8]
+    /// When the document was created.
+    public var createTime: Timestamp
+    /// When it last changed.
+    public var updateTime: Timestamp
+
+    /// Creates a stored document.
+    public init(path: ResourcePath, fieldsJSON: [UInt8], createTime: Timestamp, updateTime: Timestamp) {
+        self.path = path
+        self.fieldsJSON = fieldsJSON
+        self.createTime = createTime
+        self.updateTime = updateTime
+    }
+
+    /// The decoded fields.
+    public func fields() throws(HearthError) -> [String: Value] {
+        do {
+            return try Value.decodeFields(try JSONParser.parse(fieldsJSON), at: "")
+        } catch let error as HearthError {
+            throw error
+        } catch {
+            throw .internal("Stored document \(path) is unreadable.")
+        }
+    }
+
+    /// The document as a snapshot with decoded fields.
+    public func snapshot() throws(HearthError) -> DocumentSnapshot {
+        DocumentSnapshot(path: path, fields: try fields(), createTime: createTime, updateTime: updateTime)
+    }
+}
+
+/// A request for one page of a collection.
+public struct ListDocumentsRequest: Sendable, Equatable {
+    /// The collection listed.
+    public var collection: ResourcePath
+    /// The most documents to return.
+    public var pageSize: Int
+    /// Where the previous page stopped (an opaque token from ``ListDocumentsPage/nextPageToken``).
+    public var pageToken: String?
+    /// A field to order by (documents without it are left out) and its direction; `nil` orders by ID.
+    public var orderBy: FieldPath?
+    /// Whether the order is descending.
+    public var descending: Bool
+
+    /// Creates a request.
+    public init(collection: ResourcePath, pageSize: Int, pageToken: String? = nil, orderBy: FieldPath? = nil, descending: Bool = false) {
+        self.collection = collection
+        self.pageSize = pageSize
+        self.pageToken = pageToken
+        self.orderBy = orderBy
+        self.descending = descending
+    }
+}
+
+/// One page of a collection.
+public struct ListDocumentsPage: Sendable, Equatable {
+    /// The documents, in order.
+    public var documents: [StoredDocument]
+    /// A token for the next page, or `nil` at the end.
+    public var nextPageToken: String?
+
+    /// Creates a page.
+    public init(documents: [StoredDocument], nextPageToken: String?) {
+        self.documents = documents
+        self.nextPageToken = nextPageToken
+    }
+}
+
+/// One committed change to one document, from the change log.
+public struct ChangeRecord: Sendable, Equatable {
+    /// The change's position in the log; strictly increasing in commit order.
+    public var sequence: Int64
+    /// The commit's time.
+    public var commitTime: Timestamp
+    /// The document before, or `nil` if it did not exist.
+    public var before: StoredDocument?
+    /// The document after, or `nil` if it was deleted.
+    public var after: StoredDocument?
+    /// The document's path.
+    public var path: ResourcePath
+
+    /// Creates a record.
+    public init(sequence: Int64, commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?) {
+        self.sequence = sequence
+        self.commitTime = commitTime
+        self.path = path
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Counters a store reports for `/metrics`.
+public struct StoreStatistics: Sendable, Equatable {
+    /// Commits acknowledged since start.
+    public var commits: Int
+    /// Writes acknowledged since start.
+    public var writes: Int
+    /// Commits that failed since start.
+    public var failedCommits: Int
+    /// Bytes the database occupies on disk (main file and write-ahead log).
+    public var databaseBytes: Int
+
+    /// Creates statistics.
+    public init(commits: Int, writes: Int, failedCommits: Int, databaseBytes: Int) {
+        self.commits = commits
+        self.writes = writes
+        self.failedCommits = failedCommits
+        self.databaseBytes = databaseBytes
+    }
+}

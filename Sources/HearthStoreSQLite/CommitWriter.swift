@@ -1,0 +1,211 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthSQLite
+import Synchronization
+
+/// The single writer: a thread that owns the write connection and folds every commit waiting at the moment
+/// it wakes into one SQLite transaction (group commit). Each commit runs inside its own savepoint, so one
+/// commit's failed precondition rolls back that commit alone; the acknowledgements go out after `COMMIT`.
+final class CommitWriter: Sendable {
+    enum Job: Sendable {
+        case commit([Write], @Sendable (Result<CommitResult, HearthError>) -> Void)
+        case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
+    }
+
+    private struct State {
+        var pending: [Job] = []
+        var stopping = false
+        var stopped = false
+        var lastCommitMicros: Int64 = 0
+    }
+
+    private let connection: SQLiteConnection
+    private let configuration: SQLiteDocumentStore.Configuration
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration) {
+        self.connection = connection
+        self.configuration = configuration
+    }
+
+    /// Commit counters, read by `/metrics`.
+    let counters = Mutex(StoreStatistics(commits: 0, writes: 0, failedCommits: 0, databaseBytes: 0))
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "hearth-writer"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    func submit(_ job: Job) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.pending.append(job)
+            return true
+        }
+        guard accepted else {
+            Self.fail(job, HearthError(.unavailable, "The server is shutting down."))
+            return
+        }
+        wake.signal()
+    }
+
+    /// Finishes the jobs already queued, then closes the connection. Idempotent.
+    func stop() {
+        let wasRunning = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    private func run() {
+        var commitsSincePrune = 0
+        while true {
+            wake.wait()
+            let (jobs, stopping) = state.withLock { state -> ([Job], Bool) in
+                let count = min(state.pending.count, configuration.maxCommitsPerTransaction)
+                let jobs = Array(state.pending.prefix(count))
+                state.pending.removeFirst(count)
+                if !state.pending.isEmpty { wake.signal() }
+                return (jobs, state.stopping && state.pending.isEmpty)
+            }
+            if !jobs.isEmpty {
+                process(jobs)
+                commitsSincePrune += jobs.count
+                if commitsSincePrune >= 1000 {
+                    commitsSincePrune = 0
+                    try? ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                }
+            }
+            if stopping {
+                connection.checkpoint(truncate: true)
+                connection.close()
+                finished.signal()
+                return
+            }
+        }
+    }
+
+    private func process(_ jobs: [Job]) {
+        var acknowledgements: [() -> Void] = []
+        acknowledgements.reserveCapacity(jobs.count)
+        var committed = 0
+        var writes = 0
+        do {
+            try connection.transaction(.immediate) {
+                for job in jobs {
+                    switch job {
+                    case .commit(let batch, let completion):
+                        let result = runCommit(batch)
+                        if case .success = result {
+                            committed += 1
+                            writes += batch.count
+                        }
+                        acknowledgements.append { completion(result) }
+                    case .deleteAll(let completion):
+                        let result = runDeleteAll()
+                        acknowledgements.append { completion(result) }
+                    }
+                }
+            }
+        } catch {
+            let failure = HearthError(.unavailable, "The database could not commit: \(error). No write of this request was applied.")
+            for job in jobs { Self.fail(job, failure) }
+            counters.withLock { $0.failedCommits += jobs.count }
+            return
+        }
+        counters.withLock {
+            $0.commits += committed
+            $0.writes += writes
+            $0.failedCommits += jobs.count - committed
+        }
+        for acknowledge in acknowledgements { acknowledge() }
+    }
+
+    /// One commit in its own savepoint: every write or none.
+    private func runCommit(_ writes: [Write]) -> Result<CommitResult, HearthError> {
+        let commitTime = nextCommitTime()
+        do {
+            let results = try connection.savepoint("commit") { () throws -> [WriteResult] in
+                try writes.map { write in try apply(write, commitTime: commitTime) }
+            }
+            return .success(CommitResult(commitTime: commitTime, writeResults: results))
+        } catch let error as HearthError {
+            return .failure(error)
+        } catch {
+            return .failure(.internal("The commit failed: \(error)"))
+        }
+    }
+
+    private func apply(_ write: Write, commitTime: Timestamp) throws -> WriteResult {
+        let before = try DocumentRows.fetch(write.path, in: connection)
+        let current = try before?.snapshot()
+        let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime)
+        guard outcome.changed else {
+            return WriteResult(
+                updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
+                document: outcome.document == nil ? nil : before)
+        }
+        var after: StoredDocument?
+        if let document = outcome.document {
+            let json = Value.encodeFields(document.fields)
+            try DocumentRows.store(document, fieldsJSON: json, oldFields: current?.fields, in: connection)
+            after = StoredDocument(
+                path: document.path, fieldsJSON: json, createTime: document.createTime, updateTime: document.updateTime)
+        } else if let current {
+            try DocumentRows.delete(write.path, oldFields: current.fields, in: connection)
+        }
+        try ChangeLog.append(commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
+        return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
+    }
+
+    private func runDeleteAll() -> Result<Int, HearthError> {
+        let commitTime = nextCommitTime()
+        do {
+            let count = try connection.savepoint("wipe") { () throws -> Int in
+                let rows = try connection.fetchAll(
+                    "SELECT collection, id, fields, create_time, update_time FROM documents")
+                for row in rows {
+                    let path = ResourcePath(
+                        segments: (row[0].text + "/" + row[1].text).split(separator: "/").map(String.init))
+                    guard case .blob(let fields) = row[2] else { continue }
+                    let before = StoredDocument(
+                        path: path, fieldsJSON: fields, createTime: Timestamp(microseconds: row[3].integer),
+                        updateTime: Timestamp(microseconds: row[4].integer))
+                    try ChangeLog.append(commitTime: commitTime, path: path, before: before, after: nil, in: connection)
+                }
+                try connection.execute("DELETE FROM documents")
+                try connection.execute("DELETE FROM index_entries")
+                return rows.count
+            }
+            return .success(count)
+        } catch {
+            return .failure(.internal("The wipe failed: \(error)"))
+        }
+    }
+
+    /// Microseconds since the epoch, strictly increasing across commits so update times order commits.
+    private func nextCommitTime() -> Timestamp {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let micros = state.withLock { state -> Int64 in
+            state.lastCommitMicros = max(now, state.lastCommitMicros + 1)
+            return state.lastCommitMicros
+        }
+        return Timestamp(microseconds: micros)
+    }
+
+    private static func fail(_ job: Job, _ error: HearthError) {
+        switch job {
+        case .commit(_, let completion): completion(.failure(error))
+        case .deleteAll(let completion): completion(.failure(error))
+        }
+    }
+}
+

@@ -1,0 +1,47 @@
+internal import HearthSQLite
+
+/// The versioned schema of a Hearth SQLite database. Each migration runs once, in order, in its own
+/// transaction; `PRAGMA user_version` records the last one applied. Never edit a shipped migration: add one.
+enum Schema {
+    static let migrations: [(version: Int, sql: String)] = [
+        (
+            1,
+            """
+            CREATE TABLE documents(
+                collection TEXT NOT NULL,        -- the parent collection's path, 'users/alice/posts'
+                id TEXT NOT NULL,                -- the document ID; BINARY collation orders it as Firestore does
+                collection_id TEXT NOT NULL,     -- the last segment of collection, for collection-group scans
+                name_key BLOB NOT NULL,          -- IndexKey.encode(segments:) of the full path
+                fields BLOB NOT NULL,            -- Firestore 'fields' JSON
+                create_time INTEGER NOT NULL,    -- microseconds since the epoch
+                update_time INTEGER NOT NULL,
+                PRIMARY KEY (collection, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX documents_by_group ON documents(collection_id, name_key);
+
+            -- Automatic single-field index entries (IndexEntry), collection scope, written with each document.
+            CREATE TABLE index_entries(
+                collection TEXT NOT NULL,
+                field TEXT NOT NULL,
+                kind INTEGER NOT NULL,           -- 0 value, 1 array element
+                key BLOB NOT NULL,               -- IndexKey encoding: memcmp order = Firestore value order
+                id TEXT NOT NULL,
+                PRIMARY KEY (collection, field, kind, key, id)
+            ) WITHOUT ROWID;
+
+            -- The change log: one row per changed document per commit, in commit order. Feeds listeners.
+            CREATE TABLE changes(
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                commit_time INTEGER NOT NULL,
+                path TEXT NOT NULL,
+                before_fields BLOB,
+                before_create_time INTEGER,
+                before_update_time INTEGER,
+                after_fields BLOB,
+                after_create_time INTEGER,
+                after_update_time INTEGER
+            );
+            """
+        )
+    ]
+}

@@ -1,0 +1,4 @@
+import Foundation
+import HearthCLI
+
+exit(HearthCommand.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
