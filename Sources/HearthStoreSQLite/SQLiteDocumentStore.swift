@@ -105,7 +105,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         let manager = FileManager.default
         for suffix in ["", "-wal"] {
             let size = (try? manager.attributesOfItem(atPath: databasePath + suffix)[.size] as? Int) ?? 0
-            statistics.databaseBytes += size ?? 0
+            statistics.databaseBytes += size
         }
         return statistics
     }
