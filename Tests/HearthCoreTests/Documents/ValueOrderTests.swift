@@ -6,7 +6,7 @@ import Testing
 private let ordered: [Value] = [
     .null,
     .boolean(false), .boolean(true),
-    .double(.nan), .double(-.infinity), .integer(.min), .double(-1e300), .integer(-2), .double(-1.5), .integer(-1),
+    .double(.nan), .double(-.infinity), .double(-1e300), .integer(.min), .integer(-2), .double(-1.5), .integer(-1),
     .integer(0), .double(0.5), .integer(1), .double(1.5), .integer(9_007_199_254_740_992),
     .integer(9_007_199_254_740_993), .double(9_007_199_254_740_994), .integer(.max), .double(1e300), .double(.infinity),
     .timestamp(Timestamp(seconds: -1, nanos: 0)), .timestamp(Timestamp(seconds: 0, nanos: 0)),
