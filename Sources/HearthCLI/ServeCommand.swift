@@ -71,8 +71,8 @@ enum ServeCommand {
             source.resume()
             return source
         }
-        print("listening on http://\(configuration.host):\(port)")
-        fflush(stdout)
+        // Written straight to the file descriptor: tools wait for this line, so it must not sit in a buffer.
+        FileHandle.standardOutput.write(Data("listening on http://\(configuration.host):\(port)\n".utf8))
         stopped.wait()
         application.stop()
         signals.forEach { $0.cancel() }

@@ -89,10 +89,16 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
-    public var changes: Int { Int(sqlite3_changes64(db)) }
+    public var changes: Int {
+        guard let db else { return 0 }
+        return Int(sqlite3_changes64(db))
+    }
 
     /// The rowid of the most recent successful `INSERT` on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    public var lastInsertRowID: Int64 {
+        guard let db else { return 0 }
+        return sqlite3_last_insert_rowid(db)
+    }
 
     /// Whether a transaction is open (SQLite is out of autocommit mode).
     public var isInTransaction: Bool { db != nil && sqlite3_get_autocommit(db) == 0 }

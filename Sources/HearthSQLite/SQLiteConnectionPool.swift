@@ -63,9 +63,10 @@ public final class SQLiteConnectionPool: Sendable {
     }
 
     private func checkOut() throws(SQLiteError) -> SQLiteConnection {
-        let nanoseconds = acquireTimeout.components.seconds * 1_000_000_000
-            + acquireTimeout.components.attoseconds / 1_000_000_000
-        guard permits.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success else {
+        let (seconds, attoseconds) = acquireTimeout.components
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let wait = overflow ? Int.max : Int(clamping: nanoseconds + attoseconds / 1_000_000_000)
+        guard permits.wait(timeout: .now() + .nanoseconds(max(0, wait))) == .success else {
             throw SQLiteError(
                 extendedCode: SQLITE_BUSY, message: "no pooled connection became free within \(acquireTimeout)")
         }

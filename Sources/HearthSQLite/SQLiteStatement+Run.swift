@@ -58,7 +58,7 @@ extension SQLiteStatement {
         })
         if borrowed > Self.maxBorrowedValues {
             bind(values)
-            defer { sqlite3_clear_bindings(handle) }
+            defer { clearBindings() }
             return try body()
         }
         return try bindBorrowing(values, from: 0, body)
@@ -70,7 +70,7 @@ extension SQLiteStatement {
     ) throws(SQLiteError) -> R {
         guard index < values.count else {
             // Clear while the borrows are still alive: SQLite must never hold a dangling pointer.
-            defer { sqlite3_clear_bindings(handle) }
+            defer { clearBindings() }
             return try body()
         }
         let parameter = Int32(index + 1)

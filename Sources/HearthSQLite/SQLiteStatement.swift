@@ -44,10 +44,17 @@ public final class SQLiteStatement {
 
     /// Rewinds the statement and clears its bindings, so it is ready for reuse with new values.
     public func reset() {
+        pendingError = nil
+        guard let handle else { return }
         // sqlite3_reset repeats the last step's error, which step() has already thrown.
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        pendingError = nil
+    }
+
+    /// Unbinds every parameter; `sqlite3_clear_bindings` dereferences its argument, so a finalized statement skips it.
+    func clearBindings() {
+        guard let handle else { return }
+        sqlite3_clear_bindings(handle)
     }
 
     /// The number of `?` parameters.
@@ -58,7 +65,8 @@ public final class SQLiteStatement {
 
     /// The name of a result column (its `AS` alias when there is one).
     public func columnName(at index: Int32) -> String {
-        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+        guard let handle else { return "" }
+        return sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
     }
 
     /// All result column names, in order.

@@ -1,5 +1,5 @@
 import Foundation
-import HearthCore
+public import HearthCore
 import HearthHTTP
 import HearthStore
 import HearthStoreSQLite

@@ -83,6 +83,16 @@ import Testing
         }
     }
 
+    @Test func poolReadsADatabaseWhoseWriterHasClosed() throws {
+        try withTemporaryDatabase { path in
+            let writer = try SQLiteConnection(path: path)
+            try writer.execute("CREATE TABLE t(x); INSERT INTO t VALUES (5);")
+            writer.close()
+            let pool = try SQLiteConnectionPool(path: path, size: 2, options: .init())
+            #expect(try pool.withConnection { db in try db.fetchOne("SELECT x FROM t")?.int(0) } == 5)
+        }
+    }
+
     @Test func poolConnectionsAreReadOnly() throws {
         try withTemporaryDatabase { path in
             let writer = try SQLiteConnection(path: path)

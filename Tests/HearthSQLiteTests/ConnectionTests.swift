@@ -49,6 +49,11 @@ import Testing
         #expect(error?.code == 21)  // SQLITE_MISUSE
         let stepError = #expect(throws: SQLiteError.self) { try statement.step() }
         #expect(stepError?.code == 21)
+        statement.bind(1, at: 1)
+        #expect(throws: SQLiteError.self) { try statement.step() }
+        statement.reset()
+        #expect(statement.columnCount == 0)
+        #expect(db.changes == 0)
     }
 
     @Test func scriptsRunEveryStatement() throws {

@@ -65,7 +65,7 @@ extension DocumentsAPI {
         for (index, item) in (try body.array("writes") ?? []).enumerated() {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
-        return .deferred { respond in
+        return .deferred { [writes] respond in
             store.commit(writes) { result in
                 switch result {
                 case .success(let commit): respond(Responses.json(Self.encode(commit)))

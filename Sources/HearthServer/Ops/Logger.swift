@@ -59,8 +59,14 @@ public struct Logger: Sendable {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         standardErrorLock.withLock { _ in
-            bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stderr) }
-            fflush(stderr)
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
         }
     }
 
