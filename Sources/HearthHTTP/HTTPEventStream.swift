@@ -120,7 +120,9 @@ public final class HTTPEventStream: Sendable {
     /// Runs on the connection's daemon thread, the only thread allowed to suspend it.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         state.withLock { state in
-            if state.aborted { return endWithError }
+            // A cut-off ends like a normal close. libmicrohttpd 0.9.75 leaves a chunked connection whose reader
+            // reports an error half-closed until some later event on its thread, which may be minutes away.
+            if state.aborted { return endOfStream }
             let available = state.pendingCount
             if available > 0 {
                 let count = min(available, buffer.count)
@@ -132,7 +134,7 @@ public final class HTTPEventStream: Sendable {
                 return count
             }
             if state.closed { return endOfStream }
-            guard case .attached(let connection) = state.phase else { return endWithError }
+            guard case .attached(let connection) = state.phase else { return endOfStream }
             // Suspending under the stream lock means a concurrent send either saw `suspended == false` and appended
             // before this check, or sees `suspended == true` and resumes a connection that really is suspended.
             MHD_suspend_connection(connection.pointer)

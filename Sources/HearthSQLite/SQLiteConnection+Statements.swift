@@ -44,7 +44,8 @@ extension SQLiteConnection {
         }
     }
 
-    /// Returns the cached statement for the query's SQL with its bindings already bound.
+    /// Returns the cached statement for the query's SQL with its bindings already bound, ready for `step()`.
+    /// (`run` and `rows` take their own bindings and would replace these.)
     public func prepare(_ query: SQLQuery) throws(SQLiteError) -> SQLiteStatement {
         let statement = try prepare(query.sql)
         if !query.bindings.isEmpty { statement.bind(query.bindings) }

@@ -50,9 +50,9 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     private func configure() throws(SQLiteError) {
         let (seconds, attoseconds) = options.busyTimeout.components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000).partialValue
-            + attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: max(0, milliseconds)))
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let timeout = overflow ? Int64.max : milliseconds + attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: max(0, timeout)))
 
         var pragmas = """
             PRAGMA synchronous = \(options.synchronous.rawValue);

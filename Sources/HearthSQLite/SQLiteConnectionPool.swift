@@ -70,7 +70,11 @@ public final class SQLiteConnectionPool: Sendable {
             throw SQLiteError(
                 extendedCode: SQLITE_BUSY, message: "no pooled connection became free within \(acquireTimeout)")
         }
-        enum Next { case closed, reuse(SQLiteConnection), open }
+        enum Next {
+            case closed
+            case reuse(SQLiteConnection)
+            case open
+        }
         let next = state.withLock { state -> Next in
             if state.isClosed { return .closed }
             if let connection = state.idle.popLast() { return .reuse(connection) }

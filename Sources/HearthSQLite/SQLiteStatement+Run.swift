@@ -6,7 +6,8 @@ extension SQLiteStatement {
     /// Above this many text/blob values the nested borrows get deep, so binding falls back to copying.
     private static var maxBorrowedValues: Int { 32 }
 
-    /// Binds `bindings`, steps to completion and resets, e.g. for `INSERT`, `UPDATE`, `DELETE`.
+    /// Binds `bindings` (replacing any earlier ones), steps to completion and resets, e.g. for `INSERT`, `UPDATE`,
+    /// `DELETE`.
     public func run(_ bindings: [SQLiteValue] = []) throws(SQLiteError) {
         defer { reset() }
         try withBindings(bindings) { () throws(SQLiteError) in

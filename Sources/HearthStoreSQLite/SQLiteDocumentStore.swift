@@ -35,6 +35,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     let databasePath: String
     private let writer: CommitWriter
     private let readers: SQLiteConnectionPool
+    private let checkpointer: Checkpointer
 
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
@@ -49,6 +50,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         do {
             let connection = try SQLiteConnection(path: databasePath, options: SQLiteConnection.Options())
             try SQLiteMigrator.migrate(connection, migrations: Schema.migrations)
+            // Checkpoints run on their own thread (Checkpointer), never inside a commit.
+            try connection.execute("PRAGMA wal_autocheckpoint = 0")
+            checkpointer = try Checkpointer(path: databasePath, interval: .milliseconds(500))
             var readOptions = SQLiteConnection.Options()
             readOptions.readOnly = true
             readOptions.create = false
@@ -60,6 +64,7 @@ public final class SQLiteDocumentStore: DocumentStore {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         }
         writer.start()
+        checkpointer.start()
     }
 
     public func commit(_ writes: [Write], completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void) {
@@ -111,6 +116,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func close() {
+        checkpointer.stop()
         writer.stop()
         readers.close()
     }

@@ -22,7 +22,8 @@ import Testing
 
             let reopened = try SQLiteConnection(path: path)
             #expect(try reopened.userVersion == 2)
-            try SQLiteMigrator.migrate(reopened, migrations: migrations + [(3, "CREATE INDEX notes_title ON notes(title)")])
+            try SQLiteMigrator.migrate(
+                reopened, migrations: migrations + [(3, "CREATE INDEX notes_title ON notes(title)")])
             #expect(try reopened.userVersion == 3)
         }
     }

@@ -97,9 +97,20 @@ import Testing
         let indexError = #expect(throws: SQLiteError.self) { try statement.step() }
         #expect(indexError?.code == 25)
         statement.reset()
-        #expect(try statement.rows([.integer(1), .text("a")]) == [
-            SQLiteRow(columnNames: ["?", "?"], values: [.integer(1), .text("a")])
-        ])
+        #expect(
+            try statement.rows([.integer(1), .text("a")]) == [
+                SQLiteRow(columnNames: ["?", "?"], values: [.integer(1), .text("a")])
+            ])
+    }
+
+    @Test(arguments: [3, 40])  // 40 text values take the copying path instead of nested borrows
+    func textListsBindEveryValue(count: Int) throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        try db.execute("CREATE TABLE t(name TEXT)")
+        let names = (0..<count).map { "name-\($0)-" + String(repeating: "x", count: $0) }
+        for name in names { try db.execute("INSERT INTO t VALUES (\(name))") }
+        let found = try db.fetchAll("SELECT name FROM t WHERE name IN (\(list: names)) ORDER BY rowid")
+        #expect(found.map { $0.string(0) } == names)
     }
 
     @Test func fetchOneReturnsNilWithoutRows() throws {

@@ -58,7 +58,10 @@ import Testing
                 }
             }
             #expect(error?.isConstraintViolation == true)
-            let kept = try db.savepoint { try db.execute("INSERT INTO t VALUES (\(4))"); return 4 }
+            let kept = try db.savepoint {
+                try db.execute("INSERT INTO t VALUES (\(4))")
+                return 4
+            }
             #expect(kept == 4)
             #expect(db.isInTransaction)
         }

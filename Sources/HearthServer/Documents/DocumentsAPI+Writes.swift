@@ -135,11 +135,18 @@ enum AutoID {
 
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 20)
-        for index in bytes.indices {
-            bytes[index] = alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))]
+        var id: [UInt8] = []
+        id.reserveCapacity(20)
+        // One 64-bit draw yields eight bytes; bytes of 248 and above are dropped so that `% 62` stays uniform.
+        while id.count < 20 {
+            var word = generator.next()
+            for _ in 0..<8 where id.count < 20 {
+                let byte = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+                if byte < 248 { id.append(alphabet[Int(byte % 62)]) }
+            }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: id, as: UTF8.self)
     }
 }
 

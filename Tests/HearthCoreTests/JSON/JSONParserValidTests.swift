@@ -57,7 +57,8 @@ struct JSONParserValidTests {
 
     @Test("an empty raw buffer is an error, not a crash")
     func emptyRawBuffer() {
-        let error = #expect(throws: JSONError.self) { try JSONParser.parse(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let error = #expect(throws: JSONError.self) { try JSONParser.parse(empty) }
         #expect(error?.reason == "Unexpected end of input")
         #expect(error?.offset == 0)
     }

@@ -21,7 +21,9 @@ struct JSONStringTests {
         ("\"한국어 中文 العربية עברית\"", "한국어 中文 العربية עברית"),
         ("\"👩‍👩‍👧‍👦🏳️‍🌈\"", "👩‍👩‍👧‍👦🏳️‍🌈"),
         ("\"e\u{301}\"", "e\u{301}"),
-        ("\"\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"", "\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}"),
+        // The first and last scalar of each UTF-8 length.
+        ("\"\u{7F}\u{80}\u{7FF}\u{800}\"", "\u{7F}\u{80}\u{7FF}\u{800}"),
+        ("\"\u{FFFF}\u{10000}\u{10FFFF}\"", "\u{FFFF}\u{10000}\u{10FFFF}"),
         ("\"\u{2028}\u{2029}\"", "\u{2028}\u{2029}"),
         ("\"日本\\n語\\u00e9😀\"", "日本\n語é😀"),
     ]
@@ -46,7 +48,7 @@ struct JSONStringTests {
             #expect(unicode == .string(prefix + "é" + suffix))
             let ended = try JSONParser.parse("[\"\(prefix)\",\"\(suffix)\"]")
             #expect(ended == .array([.string(prefix), .string(suffix)]))
-            let control = jsonParseError(Array("\"\(prefix)\u{1}\(suffix)\"".utf8))
+            let control = jsonParseError(Array("\"\(prefix)\u{1F}\(suffix)\"".utf8))
             #expect(control?.offset == 1 + position)
             let invalid = jsonParseError([0x22] + Array(prefix.utf8) + [0xFF] + Array(suffix.utf8) + [0x22])
             #expect(invalid?.offset == 1 + position)

@@ -10,11 +10,6 @@ func jsonParseError(_ bytes: [UInt8], options: JSONParser.Options = .init()) -> 
     }
 }
 
-/// `text` parsed, or `nil` on error; for tests that only care about the value.
-func jsonParsed(_ text: String, options: JSONParser.Options = .init()) -> JSONValue? {
-    try? JSONParser.parse(text, options: options)
-}
-
 /// What `value` serialises to, as text.
 func jsonText(_ value: JSONValue, pretty: Bool = false, sortedKeys: Bool = true) -> String {
     var buffer: [UInt8] = []

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The command line: parses options, runs the benchmark, prints and writes the report.
+enum BenchCommand {
+    static let usage = """
+        USAGE: hearth-bench [options]
+
+        Starts the release `hearth` server on 127.0.0.1 with a fresh data directory, loads it with wrk, and compares
+        each figure with baselines measured in the same run: a bare libmicrohttpd handler (HearthHTTP, same thread
+        count, same wrk parameters) and raw SQLite inserts (HearthSQLite, WAL, synchronous=NORMAL). Every load is
+        bounded in time. The Markdown report goes to standard output and to --out.
+
+        OPTIONS:
+          --hearth PATH             the hearth binary                      (default .build/release/hearth)
+          --wrk PATH                the wrk binary                         (default: wrk on PATH)
+          --duration SECONDS        length of each load, 1…120             (default 10)
+          --connections N           wrk connections for creates and GETs   (default 32)
+          --commit-connections N    wrk connections for 500-write commits  (default 4)
+          --wrk-threads N           wrk threads                            (default 2)
+          --server-threads N        HTTP threads of hearth and of the bare handler (default: CPU count, at least 2)
+          --seed-documents N        documents created before the GET load  (default 10000)
+          --out PATH                also write the report here             (default Benchmarks/out/latest.md)
+          --baselines-only          measure the baselines only, without hearth
+          --check-targets           exit with status 3 when a target is missed
+          -h, --help                show this help
+
+        EXIT STATUS: 0 measured, 1 a load failed (non-2xx responses, socket errors, server did not start or stop
+        cleanly), 3 a target was missed (only with --check-targets), 64 usage error.
+        """
+
+    /// Runs the command and returns the process exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: BenchOptions
+        do {
+            guard let parsed = try BenchOptions.parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            options = parsed
+        } catch {
+            FileHandle.standardError.write(Data("hearth-bench: \(error)\nRun 'hearth-bench --help' for the options.\n".utf8))
+            return 64
+        }
+
+        let report: BenchReport
+        do {
+            report = try Benchmark(options: options).run()
+        } catch {
+            FileHandle.standardError.write(Data("hearth-bench: FAILED: \(error)\n".utf8))
+            return 1
+        }
+
+        let markdown = report.markdown()
+        print(markdown, terminator: "")
+        if let out = options.outputPath {
+            do {
+                let url = URL(fileURLWithPath: out)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(markdown.utf8).write(to: url)
+                log("report written to \(out)")
+            } catch {
+                FileHandle.standardError.write(Data("hearth-bench: cannot write \(out): \(error)\n".utf8))
+                return 1
+            }
+        }
+        if options.checkTargets && report.missedTargets > 0 {
+            log("\(report.missedTargets) target(s) missed")
+            return 3
+        }
+        return 0
+    }
+}
+
+/// Progress goes to standard error so standard output carries only the report.
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("hearth-bench: \(message)\n".utf8))
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What to measure and how hard, from the command line.
+struct BenchOptions: Sendable {
+    var hearthPath = ".build/release/hearth"
+    var wrkPath: String?
+    var duration = 10
+    var connections = 32
+    var commitConnections = 4
+    var wrkThreads = 2
+    var serverThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    var seedDocuments = 10_000
+    var outputPath: String? = "Benchmarks/out/latest.md"
+    var baselinesOnly = false
+    var checkTargets = false
+
+    /// A usage mistake, reported with the usage hint.
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The options in `arguments`, or `nil` when help was asked for.
+    static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions? {
+        var options = BenchOptions()
+        var remaining = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let next = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            return next
+        }
+        func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help": return nil
+            case "--hearth": options.hearthPath = try value(argument)
+            case "--wrk": options.wrkPath = try value(argument)
+            case "--duration": options.duration = try number(argument, 1...120)
+            case "--connections": options.connections = try number(argument, 1...1024)
+            case "--commit-connections": options.commitConnections = try number(argument, 1...256)
+            case "--wrk-threads": options.wrkThreads = try number(argument, 1...64)
+            case "--server-threads": options.serverThreads = try number(argument, 1...256)
+            case "--seed-documents": options.seedDocuments = try number(argument, 1...1_000_000)
+            case "--out": options.outputPath = try value(argument)
+            case "--baselines-only": options.baselinesOnly = true
+            case "--check-targets": options.checkTargets = true
+            default: throw UsageError(description: "unknown argument \(argument)")
+            }
+        }
+        guard options.wrkThreads <= options.connections, options.wrkThreads <= options.commitConnections else {
+            throw UsageError(description: "wrk needs at least one connection per thread (--wrk-threads)")
+        }
+        return options
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Every figure of one run, and its Markdown rendering.
+struct BenchReport {
+    var machine: MachineInfo
+    var options: BenchOptions
+    var wrkVersion: String
+    var sqliteVersion: String
+    var date = Date()
+
+    var bareCreate: WrkResult?
+    var bareGet: WrkResult?
+    var sqliteSingle: SQLiteBaseline.Result?
+    var sqliteGrouped: SQLiteBaseline.Result?
+    var sqliteBulk: SQLiteBaseline.Result?
+    var hearthCreate: WrkResult?
+    var hearthGet: WrkResult?
+    var hearthCommit: WrkResult?
+    var hearthPeakRSS: Int?
+    var hearthExitStatus: Int32?
+
+    /// Targets from the foundation issue.
+    enum Target {
+        static let createsPerSecond = 10_000.0
+        static let createsShareOfBare = 0.30
+        static let getsPerSecond = 25_000.0
+        static let getsShareOfBare = 0.60
+        static let commitDocumentsPerSecond = 50_000.0
+    }
+
+    /// One row of the main table.
+    private struct Row {
+        var figure: String
+        var hearth: String
+        var baseline: String
+        var ratio: String
+        var target: String
+        var result: String
+    }
+
+    /// Rows whose result is a miss.
+    var missedTargets: Int {
+        rows().filter { $0.result.hasPrefix("FAIL") }.count
+    }
+
+    private func rows() -> [Row] {
+        var rows: [Row] = []
+        let hearthCreates = hearthCreate?.requestsPerSecond
+        let hearthGets = hearthGet?.requestsPerSecond
+        let hearthCommitDocs = hearthCommit.map { $0.requestsPerSecond * Double(Benchmark.commitWrites) }
+
+        rows.append(
+            Row(
+                figure: "creates/s — `POST …/documents/bench`, \(connectionsText(options.connections))",
+                hearth: rate(hearthCreates), baseline: rate(bareCreate?.requestsPerSecond) + " bare handler",
+                ratio: ratio(hearthCreates, bareCreate?.requestsPerSecond),
+                target: "≥ \(rate(Target.createsPerSecond)) and ≥ \(percent(Target.createsShareOfBare)) of bare",
+                result: verdict([
+                    ("rate", hearthCreates.map { $0 >= Target.createsPerSecond }),
+                    ("ratio", share(hearthCreates, bareCreate?.requestsPerSecond).map { $0 >= Target.createsShareOfBare }),
+                ])))
+        rows.append(
+            Row(
+                figure: "creates/s vs raw SQLite, 1 document per transaction",
+                hearth: rate(hearthCreates), baseline: rate(sqliteSingle?.documentsPerSecond),
+                ratio: ratio(hearthCreates, sqliteSingle?.documentsPerSecond), target: "—", result: "info"))
+        rows.append(
+            Row(
+                figure: "creates/s vs raw SQLite, 32 documents per transaction",
+                hearth: rate(hearthCreates), baseline: rate(sqliteGrouped?.documentsPerSecond),
+                ratio: ratio(hearthCreates, sqliteGrouped?.documentsPerSecond), target: "—", result: "info"))
+        rows.append(
+            Row(
+                figure: "point GETs/s — random of \(options.seedDocuments) documents, "
+                    + connectionsText(options.connections),
+                hearth: rate(hearthGets), baseline: rate(bareGet?.requestsPerSecond) + " bare handler",
+                ratio: ratio(hearthGets, bareGet?.requestsPerSecond),
+                target: "≥ \(rate(Target.getsPerSecond)) and ≥ \(percent(Target.getsShareOfBare)) of bare",
+                result: verdict([
+                    ("rate", hearthGets.map { $0 >= Target.getsPerSecond }),
+                    ("ratio", share(hearthGets, bareGet?.requestsPerSecond).map { $0 >= Target.getsShareOfBare }),
+                ])))
+        rows.append(
+            Row(
+                figure: "documents/s in commits of \(Benchmark.commitWrites) — `:commit`, "
+                    + connectionsText(options.commitConnections),
+                hearth: rate(hearthCommitDocs),
+                baseline: rate(sqliteBulk?.documentsPerSecond) + " raw SQLite, \(Benchmark.commitWrites)/transaction",
+                ratio: ratio(hearthCommitDocs, sqliteBulk?.documentsPerSecond),
+                target: "≥ \(rate(Target.commitDocumentsPerSecond))",
+                result: verdict([("rate", hearthCommitDocs.map { $0 >= Target.commitDocumentsPerSecond })])))
+        return rows
+    }
+
+    /// The report: machine, main table, latencies, server footprint.
+    func markdown() -> String {
+        var out = "# Hearth benchmark\n\n"
+        let stamp = ISO8601DateFormatter().string(from: date)
+        out += "Run \(stamp). "
+        out += "Machine: \(machine.processors) CPU(s), \(machine.cpuModel), \(bytes(machine.memoryBytes)) RAM, "
+        out += "\(machine.operatingSystem)\(machine.kernel.isEmpty ? "" : " (Linux \(machine.kernel))"). "
+        out += "\(wrkVersion), SQLite \(sqliteVersion). "
+        out += "Load generator and servers share this machine; everything on 127.0.0.1. "
+        out += "HTTP threads: \(options.serverThreads) for hearth and for the bare handler; "
+        out += "wrk `-t\(options.wrkThreads) -d\(options.duration)s --timeout 10s`. "
+        out += "SQLite: WAL, synchronous=NORMAL.\n\n"
+
+        out += "| figure | Hearth | baseline | ratio | target | result |\n"
+        out += "| --- | ---: | ---: | ---: | --- | --- |\n"
+        for row in rows() {
+            out += "| \(row.figure) | \(row.hearth) | \(row.baseline) | \(row.ratio) | \(row.target) | \(row.result) |\n"
+        }
+
+        out += "\n| wrk load | requests/s | requests | p50 | p90 | p99 | max |\n"
+        out += "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        for result in [bareCreate, bareGet, hearthCreate, hearthGet, hearthCommit].compactMap({ $0 }) {
+            out += "| \(result.load.name) (-c\(result.load.connections)) | \(rate(result.requestsPerSecond)) "
+            out += "| \(rate(Double(result.requests))) | \(ms(result.latencyP50)) | \(ms(result.latencyP90)) "
+            out += "| \(ms(result.latencyP99)) | \(ms(result.latencyMax)) |\n"
+        }
+
+        out += "\n| raw SQLite | documents/s | documents | seconds |\n| --- | ---: | ---: | ---: |\n"
+        for result in [sqliteSingle, sqliteGrouped, sqliteBulk].compactMap({ $0 }) {
+            out += "| \(result.perTransaction) per transaction | \(rate(result.documentsPerSecond)) "
+            out += "| \(rate(Double(result.documents))) | \(String(format: "%.1f", result.seconds)) |\n"
+        }
+
+        out += "\n"
+        if options.baselinesOnly {
+            out += "Hearth not measured (--baselines-only).\n"
+        } else {
+            out += "Hearth server: peak RSS (VmHWM) \(bytes(hearthPeakRSS)); "
+            out += "exit status after SIGTERM \(hearthExitStatus.map(String.init) ?? "n/a").\n"
+        }
+        return out
+    }
+
+    // ── formatting ──
+
+    private func connectionsText(_ connections: Int) -> String {
+        "\(connections) keep-alive connections"
+    }
+
+    private func share(_ value: Double?, _ baseline: Double?) -> Double? {
+        guard let value, let baseline, baseline > 0 else { return nil }
+        return value / baseline
+    }
+
+    private func ratio(_ value: Double?, _ baseline: Double?) -> String {
+        share(value, baseline).map(percent) ?? "—"
+    }
+
+    private func percent(_ fraction: Double) -> String {
+        "\(Int((fraction * 100).rounded()))%"
+    }
+
+    /// "pass" when every check passed, "FAIL (names)" otherwise, "—" when nothing was measured.
+    private func verdict(_ checks: [(name: String, passed: Bool?)]) -> String {
+        let measured = checks.compactMap { check in check.passed.map { (check.name, $0) } }
+        guard measured.count == checks.count else { return "—" }
+        let failed = measured.filter { !$0.1 }.map(\.0)
+        return failed.isEmpty ? "pass" : "FAIL (\(failed.joined(separator: ", ")))"
+    }
+
+    /// 12345.6 → "12,346".
+    private func rate(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        let digits = String(Int(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
+    private func ms(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
+    }
+
+    private func bytes(_ value: Int?) -> String {
+        guard let value else { return "n/a" }
+        let mebibytes = Double(value) / 1_048_576
+        return mebibytes >= 1024 ? String(format: "%.1f GiB", mebibytes / 1024) : String(format: "%.0f MiB", mebibytes)
+    }
+}
