@@ -38,7 +38,8 @@ enum BenchCommand {
             }
             options = parsed
         } catch {
-            FileHandle.standardError.write(Data("hearth-bench: \(error)\nRun 'hearth-bench --help' for the options.\n".utf8))
+            FileHandle.standardError.write(
+                Data("hearth-bench: \(error)\nRun 'hearth-bench --help' for the options.\n".utf8))
             return 64
         }
 

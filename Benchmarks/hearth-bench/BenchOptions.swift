@@ -30,7 +30,8 @@ struct BenchOptions: Sendable {
         func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
             let text = try value(flag)
             guard let number = Int(text), range.contains(number) else {
-                throw UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
+                throw UsageError(
+                    description: "\(flag) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
             }
             return number
         }

@@ -57,7 +57,10 @@ struct BenchReport {
                 target: "≥ \(rate(Target.createsPerSecond)) and ≥ \(percent(Target.createsShareOfBare)) of bare",
                 result: verdict([
                     ("rate", hearthCreates.map { $0 >= Target.createsPerSecond }),
-                    ("ratio", share(hearthCreates, bareCreate?.requestsPerSecond).map { $0 >= Target.createsShareOfBare }),
+                    (
+                        "ratio",
+                        share(hearthCreates, bareCreate?.requestsPerSecond).map { $0 >= Target.createsShareOfBare }
+                    ),
                 ])))
         rows.append(
             Row(
@@ -108,7 +111,8 @@ struct BenchReport {
         out += "| figure | Hearth | baseline | ratio | target | result |\n"
         out += "| --- | ---: | ---: | ---: | --- | --- |\n"
         for row in rows() {
-            out += "| \(row.figure) | \(row.hearth) | \(row.baseline) | \(row.ratio) | \(row.target) | \(row.result) |\n"
+            out +=
+                "| \(row.figure) | \(row.hearth) | \(row.baseline) | \(row.ratio) | \(row.target) | \(row.result) |\n"
         }
 
         out += "\n| wrk load | requests/s | requests | p50 | p90 | p99 | max |\n"

@@ -28,9 +28,10 @@ struct Benchmark {
         }
 
         // ── storage baseline ──
-        report.sqliteSingle = try sqlite.measure(perTransaction: 1, duration: duration)
-        report.sqliteGrouped = try sqlite.measure(perTransaction: 32, duration: duration)
-        report.sqliteBulk = try sqlite.measure(perTransaction: Self.commitWrites, duration: duration)
+        report.sqliteSingle = try sqlite.measure(perTransaction: 1, ids: .automatic, duration: duration)
+        report.sqliteGrouped = try sqlite.measure(perTransaction: 32, ids: .automatic, duration: duration)
+        report.sqliteBulk = try sqlite.measure(
+            perTransaction: Self.commitWrites, ids: .commitScript, duration: duration)
 
         // ── Hearth ──
         if !options.baselinesOnly {
@@ -87,8 +88,9 @@ struct Benchmark {
         }
         report.hearthExitStatus = try server.stop()
         guard report.hearthExitStatus == 0 else {
-            throw BenchError("hearth exited with status \(report.hearthExitStatus ?? -1) after SIGTERM\n"
-                + server.recentErrors())
+            throw BenchError(
+                "hearth exited with status \(report.hearthExitStatus ?? -1) after SIGTERM\n"
+                    + server.recentErrors())
         }
     }
 

@@ -34,8 +34,9 @@ enum ChildProcess {
             throw BenchError("\(executable) still running after \(timeout); killed it\n\(text)")
         }
         guard !requireSuccess || (process.terminationReason == .exit && process.terminationStatus == 0) else {
-            throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status "
-                + "\(process.terminationStatus))\n\(text)")
+            throw BenchError(
+                "\(executable) \(arguments.joined(separator: " ")) failed (status "
+                    + "\(process.terminationStatus))\n\(text)")
         }
         return text
     }

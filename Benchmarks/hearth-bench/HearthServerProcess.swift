@@ -50,8 +50,9 @@ final class HearthServerProcess {
         guard let found else {
             let status = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
             if process.isRunning { _ = ChildProcess.wait(for: process, timeout: .zero) }
-            throw BenchError("hearth printed no 'listening on http://HOST:PORT' line within 30 s (\(status))\n"
-                + Self.tail(stdoutURL) + Self.tail(stderrURL))
+            throw BenchError(
+                "hearth printed no 'listening on http://HOST:PORT' line within 30 s (\(status))\n"
+                    + Self.tail(stdoutURL) + Self.tail(stderrURL))
         }
         baseURL = found
         log("hearth is listening on \(found) (pid \(process.processIdentifier))")

@@ -5,7 +5,8 @@ enum LuaScripts {
     /// The database prefix of every documents URL.
     static let documentsPath = "/v1/projects/demo/databases/(default)/documents"
     /// The fields of every benchmark document: a string, an integer and a boolean (3 automatic index entries).
-    static let fieldsJSON = #"{"title":{"stringValue":"hello"},"n":{"integerValue":"42"},"done":{"booleanValue":false}}"#
+    static let fieldsJSON =
+        #"{"title":{"stringValue":"hello"},"n":{"integerValue":"42"},"done":{"booleanValue":false}}"#
     /// The body of a single-document create.
     static let createBody = #"{"fields":\#(fieldsJSON)}"#
 

@@ -45,8 +45,16 @@ struct SQLiteBaseline: Sendable {
         return (try? connection?.fetchOne("SELECT sqlite_version()")?.string(0)) ?? "?"
     }
 
+    /// How document IDs are chosen, to match the HTTP load the figure is compared with.
+    enum IDs: Sendable {
+        /// Random 20-character IDs, as the server picks for `POST …/documents/{collection}`.
+        case automatic
+        /// `{nonce}t1r{transaction}w{n}`, as the commit load's Lua script names its documents.
+        case commitScript
+    }
+
     /// Inserts documents for `duration`, `perTransaction` per `BEGIN IMMEDIATE … COMMIT`, into a fresh database.
-    func measure(perTransaction: Int, duration: Duration) throws -> Result {
+    func measure(perTransaction: Int, ids idScheme: IDs, duration: Duration) throws -> Result {
         let url = directory.appendingPathComponent("baseline-\(perTransaction).sqlite")
         var options = SQLiteConnection.Options()
         options.journalModeWAL = true
@@ -58,7 +66,9 @@ struct SQLiteBaseline: Sendable {
         let fields: [String: Value] = ["title": .string("hello"), "n": .integer(42), "done": .boolean(false)]
         let fieldsBytes = Value.encodeFields(fields)
         let entries = IndexEntry.entries(for: fields)
-        var ids = AutoIDs()
+        var autoIDs = AutoIDs()
+        let nonce = String(UUID().uuidString.prefix(8)).lowercased()
+        var transactions = 0
 
         log("raw SQLite: \(perTransaction) document(s) per transaction for \(duration)")
         let clock = ContinuousClock()
@@ -66,9 +76,14 @@ struct SQLiteBaseline: Sendable {
         let deadline = start + duration
         var documents = 0
         repeat {
+            transactions += 1
             try db.transaction(.immediate) {
-                for _ in 0..<perTransaction {
-                    let id = ids.next()
+                for number in 1...perTransaction {
+                    let id =
+                        switch idScheme {
+                        case .automatic: autoIDs.next()
+                        case .commitScript: "\(nonce)t1r\(transactions)w\(number)"
+                        }
                     let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
                     try db.execute(
                         """

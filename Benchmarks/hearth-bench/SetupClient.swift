@@ -54,12 +54,15 @@ struct SetupClient: Sendable {
 
     /// Sends one request and throws unless the status is 2xx and the body contains `expected`.
     @discardableResult
-    func expect(_ method: String, _ path: String, json body: String? = nil, bodyContains expected: String) throws
+    func expect(
+        _ method: String, _ path: String, json body: String? = nil, bodyContains expected: String
+    ) throws
         -> String
     {
         let (status, text) = try send(method, path, json: body)
         guard (200..<300).contains(status), text.contains(expected) else {
-            throw BenchError("\(method) \(path) answered \(status), expected 2xx with \(expected):\n\(text.prefix(600))")
+            throw BenchError(
+                "\(method) \(path) answered \(status), expected 2xx with \(expected):\n\(text.prefix(600))")
         }
         return text
     }

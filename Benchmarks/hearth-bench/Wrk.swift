@@ -45,7 +45,9 @@ struct WrkRunner: Sendable {
     /// Finds wrk: the explicit path, or the first `wrk` on `PATH`.
     init(path: String?, workDirectory: URL) throws(BenchError) {
         if let path {
-            guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchError("wrk not found at \(path)") }
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw BenchError("wrk not found at \(path)")
+            }
             executable = path
         } else {
             let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin")
@@ -59,7 +61,8 @@ struct WrkRunner: Sendable {
 
     /// The first line of `wrk --version`, e.g. `wrk 4.1.0 [epoll]`.
     func version() -> String {
-        let output = (try? ChildProcess.capture(executable, ["--version"], timeout: .seconds(5), requireSuccess: false)) ?? ""
+        let output =
+            (try? ChildProcess.capture(executable, ["--version"], timeout: .seconds(5), requireSuccess: false)) ?? ""
         // "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer" → "wrk debian/4.1.0-3+b2 [epoll]"
         let first = output.split(separator: "\n").first.map(String.init) ?? "wrk"
         return first.components(separatedBy: " Copyright").first?.trimmingCharacters(in: .whitespaces) ?? "wrk"

@@ -30,12 +30,13 @@ public final class HearthApplication: Sendable {
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
         let metrics = Metrics()
         let connections = OpenConnections()
-        let responder = HearthResponder(
-            documents: DocumentsAPI(store: store, configuration: configuration),
-            operations: OperationsAPI(
+        let apis: [any API] = [
+            DocumentsAPI(store: store, configuration: configuration),
+            OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
-            metrics: metrics, logger: logger)
+        ]
+        let responder = HearthResponder(apis: apis, metrics: metrics, logger: logger)
         http = HTTPServer(configuration: httpConfiguration, responder: responder)
         connections.server.withLock { $0 = http }
     }

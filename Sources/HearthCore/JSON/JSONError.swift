@@ -1,7 +1,8 @@
 /// Why and where the parser rejected a document.
 ///
-/// The reason quotes at most one character, one escape sequence or the first 20 bytes of a key, so the error can be
-/// logged or returned to a client without leaking the document it came from.
+/// The reason quotes at most one printable ASCII character, one escape sequence or the first 20 bytes of a key (with
+/// invisible characters spelled out), so the error can be logged or returned to a client without leaking the
+/// document it came from or disguising the log line it lands in.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset of the problem from the start of the input; a skipped byte-order mark counts.
     public var offset: Int

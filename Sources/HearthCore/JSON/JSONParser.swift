@@ -1,8 +1,8 @@
 /// A strict RFC 8259 parser that works directly on UTF-8 bytes.
 ///
-/// Strict because Hearth takes JSON from anyone on the network and must agree with Firebase's servers on what is
-/// valid: no comments, trailing commas, leading zeros, NaN literals, raw control characters, ill-formed UTF-8 or
-/// unpaired surrogates. Any value may stand at the top level and surrounding whitespace is ignored. A leading UTF-8
+/// Strict because Hearth takes JSON from anyone on the network, and input that only lenient parsers accept is read
+/// differently by different programs: no comments, trailing commas, leading zeros, NaN literals, raw control
+/// characters, ill-formed UTF-8 or unpaired surrogates. Any value may stand at the top level and surrounding whitespace is ignored. A leading UTF-8
 /// byte-order mark is skipped because some Windows tools write one and it carries no meaning.
 ///
 /// Nesting is tracked on an explicit stack rather than by recursion, so hostile input such as 100,000 `[` costs one

@@ -13,9 +13,7 @@ extension JSONScanner {
     }
 
     func duplicateKey(_ key: String, at offset: Int) -> JSONError {
-        var quoted: [UInt8] = []
-        JSONWriter.appendString(Self.prefix(of: key, maxBytes: 20), into: &quoted)
-        return failure("Duplicate key \(String(decoding: quoted, as: UTF8.self))", at: offset)
+        failure("Duplicate key \(Self.quotedForMessage(Self.prefix(of: key, maxBytes: 20)))", at: offset)
     }
 
     func controlCharacterInString(at offset: Int) -> JSONError {
@@ -39,7 +37,8 @@ extension JSONScanner {
         return failure("Invalid escape: '\\' followed by \(describeCharacter(at: next))", at: offset)
     }
 
-    /// `character 'x'`, `character U+000A`, `character 'é' (U+00E9)` or `byte 0xFF`.
+    /// `character 'x'`, `character U+00E9` or `byte 0xFF`. Only printable ASCII is quoted as itself: a raw
+    /// control, invisible or bidirectional-override character would garble or disguise the log line it lands in.
     func describeCharacter(at offset: Int) -> String {
         guard offset < bytes.count else { return "end of input" }
         let byte = bytes[offset]
@@ -55,7 +54,7 @@ extension JSONScanner {
         else {
             return "byte 0x\(String(byte, radix: 16, uppercase: true))"
         }
-        return "character '\(scalar)' (\(Self.codePoint(scalar.value)))"
+        return "character \(Self.codePoint(scalar.value))"
     }
 
     static func codePoint(_ value: UInt32) -> String { "U+\(hex4(value))" }
@@ -63,6 +62,29 @@ extension JSONScanner {
     static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// `text` in double quotes, with visible characters as themselves and everything else — controls, spaces other
+    /// than U+0020, line separators, invisible format and bidirectional-override characters — as `\u{…}`.
+    static func quotedForMessage(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\":
+                quoted += "\\\(scalar)"
+            case " "..."~":
+                quoted.unicodeScalars.append(scalar)
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate,
+                    .privateUse, .unassigned:
+                    quoted += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                default:
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
     }
 
     /// At most `maxBytes` of `string`, cut at a scalar boundary, with `…` when something was dropped.

@@ -35,7 +35,8 @@ extension JSONScanner {
     /// into `seen`. Returns where byte-by-byte scanning must resume.
     ///
     /// Uses the classic SWAR zero-byte test: `(w - 0x01…01) & ~w & 0x80…80` is non-zero exactly when some byte of
-    /// `w` is zero, and `w ^ (0x01…01 * c)` turns bytes equal to `c` into zeros.
+    /// `w` is zero, `w ^ (0x01…01 * c)` turns bytes equal to `c` into zeros, and subtracting `0x01…01 * 0x20`
+    /// instead flags bytes below 0x20.
     func skipPlainWords(from start: Int, seen: inout UInt8) -> Int {
         guard let base = bytes.baseAddress else { return start }
         let ones: UInt64 = 0x0101_0101_0101_0101

@@ -3,12 +3,21 @@ import HearthHTTP
 import HearthStore
 
 /// The Firestore REST v1 document API: routes a parsed documents URL to its method.
-struct DocumentsAPI: Sendable {
+struct DocumentsAPI: API {
     let store: any DocumentStore
     let configuration: ServerConfiguration
 
+    func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
+        do {
+            guard let route = try DocumentsRoute.parse(request.path) else { return nil }
+            return reply(to: request, route: route)
+        } catch {
+            return ("documents.invalid", .response(Responses.error(error)))
+        }
+    }
+
     /// The route name for metrics, and the handler.
-    func reply(to request: HTTPRequest, route: DocumentsRoute) -> (name: String, reply: HTTPReply) {
+    func reply(to request: HTTPRequest, route: DocumentsRoute) -> (route: String, reply: HTTPReply) {
         let name = routeName(request.method, route)
         do {
             try checkDatabase(route.database)

@@ -3,13 +3,13 @@ import HearthHTTP
 import HearthStore
 
 /// `/healthz`, `/metrics` and the emulator's maintenance endpoints.
-struct OperationsAPI: Sendable {
+struct OperationsAPI: API {
     let store: any DocumentStore
     let metrics: Metrics
     let configuration: ServerConfiguration
     let openConnections: @Sendable () -> Int
 
-    func reply(to request: HTTPRequest) -> (String, HTTPReply)? {
+    func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         switch (request.method, request.path) {
         case ("GET", "/healthz"), ("HEAD", "/healthz"):
             return ("healthz", .response(Responses.json(Array(#"{"status":"ok"}"#.utf8))))

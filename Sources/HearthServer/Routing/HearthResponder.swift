@@ -5,8 +5,8 @@ import HearthStore
 
 /// The server's one responder: routes each request to its API, and records its metrics and log line.
 struct HearthResponder: HTTPResponder {
-    let documents: DocumentsAPI
-    let operations: OperationsAPI
+    /// The APIs, asked in order.
+    let apis: [any API]
     let metrics: Metrics
     let logger: Logger
 
@@ -41,17 +41,15 @@ struct HearthResponder: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest) -> (String, HTTPReply) {
-        do {
-            if let route = try DocumentsRoute.parse(request.path) {
-                return documents.reply(to: request, route: route)
-            }
-        } catch {
-            return ("documents.invalid", .response(Responses.error(error)))
+        for api in apis {
+            if let answer = api.reply(to: request) { return answer }
         }
-        if let reply = operations.reply(to: request) { return reply }
         return (
             "unknown",
-            .response(Responses.error(.notFound("No API at \(request.method) \(request.path.prefix(200)). See the README for the routes Hearth serves.")))
+            .response(
+                Responses.error(
+                    .notFound("No API at \(request.method) \(request.path.prefix(200)). See the README for the routes Hearth serves."))
+            )
         )
     }
 }

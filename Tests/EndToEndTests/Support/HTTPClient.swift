@@ -67,7 +67,8 @@ final class HTTPClient: @unchecked Sendable {
         guard let url = URL(string: text) else { throw HarnessError("Not a URL: \(text.prefix(300))") }
         var request = URLRequest(url: url)
         request.httpMethod = method
-        if let body {
+        // URLSession refuses a GET with a body; Firestore's GETs take none.
+        if let body, method != "GET", method != "HEAD" {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }

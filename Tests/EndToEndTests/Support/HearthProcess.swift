@@ -68,8 +68,8 @@ final class ChildProcess: @unchecked Sendable {
         logs = try TemporaryDirectory("hearth-e2e-logs")
         stdoutURL = logs.url.appendingPathComponent("stdout")
         stderrURL = logs.url.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         let binary = HearthBinary.path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("No hearth binary at \(binary): run `swift build` first or set HEARTH_BINARY.")
@@ -308,4 +308,13 @@ struct SharedHearth: SuiteTrait, TestScoping {
 extension Trait where Self == SharedHearth {
     /// One dev-mode server for the whole suite.
     static var sharedHearth: SharedHearth { SharedHearth(options: HearthProcess.Options()) }
+}
+
+/// A value shared between concurrent tasks.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    var value: Value { mutex.withLock { $0 } }
+    @discardableResult
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
 }

@@ -10,6 +10,8 @@ struct JSONDuplicateKeyTests {
         (#"{"":1,"":2}"#, 6, #"Duplicate key """#),
         (#"{"q\"":1,"q\u0022":2}"#, 9, #"Duplicate key "q\"""#),
         (#"{"日本":1,"日本":2}"#, 12, #"Duplicate key "日本""#),
+        // Invisible, bidirectional and line-breaking characters are spelled out so they cannot disguise a log line.
+        (#"{"a\u202Eb\n\u00A0":1,"a\u202Eb\n\u00A0":2}"#, 22, #"Duplicate key "a\u{202E}b\u{A}\u{A0}""#),
     ]
 
     @Test("rejected by default", arguments: duplicates)

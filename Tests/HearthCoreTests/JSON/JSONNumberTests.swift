@@ -3,12 +3,12 @@ import Testing
 
 @Suite("JSON numbers")
 struct JSONNumberTests {
-    /// (2^1024 + the largest double) / 2, the smallest decimal that rounds to infinity.
+    /// (2^1024 + the largest double) / 2: round-half-to-even takes it, and everything above it, to infinity.
     static let halfwayAboveMaximum = [
         "1797693134862315807937289714053034150799341327100378269361737789804449682927647509466490179775872070",
         "9633028641669288791094655554785194040263065748867150582068190890200070838367627385484581771153176447",
         "5730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904",
-        "174497792"
+        "174497792",
     ].joined()
 
     static let integers: [(String, Int64)] = [
