@@ -25,7 +25,19 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
+        .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium"], swiftSettings: swiftSettings),
+        .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
 
@@ -38,8 +50,12 @@ let package = Package(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],
             swiftSettings: swiftSettings),
         .target(
+            name: "HearthAuth",
+            dependencies: ["HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite"],
+            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth"],
             swiftSettings: swiftSettings),
         .target(name: "HearthCLI", dependencies: ["HearthServer"], swiftSettings: swiftSettings),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
@@ -53,6 +69,10 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),

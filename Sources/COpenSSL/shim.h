@@ -1,0 +1,13 @@
+#ifndef HEARTH_COPENSSL_SHIM_H
+#define HEARTH_COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#include <openssl/bn.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/hmac.h>
+#include <openssl/err.h>
+#include <openssl/core_names.h>
+#include <openssl/param_build.h>
+#endif
