@@ -8,11 +8,12 @@ public enum HearthCommand {
         Hearth is a self-hosted realtime backend that speaks Firebase's REST formats.
 
         COMMANDS:
-          serve       run the server (see 'hearth serve --help')
+          serve       run the server
           version     print the version
 
-        Run 'hearth <command> --help' for a command's options.
-        """
+        Run 'hearth <command> --help' for a command's options. The options of 'serve':
+
+        """ + ServeCommand.options
 
     /// The version string.
     public static let version = "0.1.0"

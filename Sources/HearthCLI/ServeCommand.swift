@@ -12,6 +12,10 @@ enum ServeCommand {
         Prints "listening on http://HOST:PORT" once it accepts connections. SIGINT or SIGTERM stop it
         gracefully: in-flight requests finish and the database closes cleanly.
 
+        """ + options
+
+    /// The options table, shared by `hearth --help` and `hearth serve --help`.
+    static let options = """
         OPTIONS (each also settable by environment variable):
           --host ADDRESS          IPv4 address to bind                 HEARTH_HOST      (default 127.0.0.1)
           --port PORT             TCP port; 0 picks a free one          HEARTH_PORT      (default 8080)

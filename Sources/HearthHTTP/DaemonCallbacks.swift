@@ -88,9 +88,9 @@ func daemonLogged(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, 
 }
 
 /// Supplies the next bytes of an event stream, or parks the connection until `send` wakes it.
-func eventStreamRead(cls: UnsafeMutableRawPointer?, position: UInt64, buffer: UnsafeMutablePointer<CChar>?, max: Int)
-    -> Int
-{
+func eventStreamRead(
+    cls: UnsafeMutableRawPointer?, position: UInt64, buffer: UnsafeMutablePointer<CChar>?, max: Int
+) -> Int {
     guard let cls, let buffer else { return endWithError }
     let stream = Unmanaged<HTTPEventStream>.fromOpaque(cls).takeUnretainedValue()
     return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))

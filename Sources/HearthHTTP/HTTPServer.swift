@@ -60,7 +60,11 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully: stops accepting, ends every event stream, waits up to `gracePeriod` for in-flight requests
     /// (deferred replies included), answers any still-deferred request with 503, then closes every connection.
-    /// Idempotent; a concurrent second call returns once the first has finished. Must not be called from a responder.
+    /// Blocks until done. Idempotent: only the first call does anything, later or concurrent calls return at once.
+    ///
+    /// The stop joins the server's threads, so the first call must not come from a responder, a `respond` callback
+    /// run inline, or an `onClose` handler; the same holds for releasing the last reference to the server, which
+    /// stops it with no grace period.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         core.stop(gracePeriod: gracePeriod)
     }

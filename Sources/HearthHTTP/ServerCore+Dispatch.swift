@@ -5,11 +5,13 @@ extension ServerCore {
     func beginRequest(_ connection: OpaquePointer) -> RequestContext {
         inFlight.add(1, ordering: .relaxed)
         let limit = configuration.maxBodyBytes
-        let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+        let declared =
+            MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
             .map(parseContentLength) ?? 0
         // Deciding from the declared length means an oversized body is never buffered, not even its first chunk.
         let tooLarge = declared > limit
-        return RequestContext(bodyTooLarge: tooLarge, expectedBodyBytes: tooLarge ? 0 : declared)
+        // The reservation is capped: a client may declare a large body and then send nothing, once per connection.
+        return RequestContext(bodyTooLarge: tooLarge, expectedBodyBytes: tooLarge ? 0 : min(declared, 64 * 1024))
     }
 
     /// Calls the responder for a complete request and carries out its reply.

@@ -5,7 +5,8 @@ extension ServerCore {
     func start() throws {
         try lifecycle.withLock { state in
             guard case .idle = state else {
-                throw HTTPServerError(code: .invalidState, message: "start() called on a server that was already started")
+                throw HTTPServerError(
+                    code: .invalidState, message: "start() called on a server that was already started")
             }
             let daemon = try launchDaemon()
             state = .running(daemon)
@@ -75,6 +76,9 @@ extension ServerCore {
             throw HTTPServerError(code: .invalidConfiguration, message: "port \(port) is outside 0...65535")
         }
         var address = sockaddr_in()
+        #if !os(Linux)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
@@ -97,7 +101,11 @@ extension ServerCore {
 
     private func bindErrno(host: String, port: Int) -> Int32 {
         guard var address = try? socketAddress(host: host, port: port) else { return 0 }
+        #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard fd >= 0 else { return errno }
         defer { close(fd) }
         var reuse: Int32 = 1
@@ -115,9 +123,9 @@ extension ServerCore {
 /// (which drops them unless asked), so nothing reaches stderr.
 private var daemonFlags: UInt32 {
     #if os(Linux)
-        let polling = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+    let polling = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
     #else
-        let polling = MHD_USE_AUTO.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+    let polling = MHD_USE_AUTO.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
     #endif
     return polling | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
 }

@@ -20,8 +20,6 @@ final class ServerCore: Sendable {
 
     let lifecycle = Mutex(Lifecycle.idle)
     let registry = Mutex(Registry())
-    /// Serialises `stop` callers, so a second caller returns only after the first has finished.
-    private let stopGate = Mutex(())
     /// libmicrohttpd's messages captured while `start()` runs, to explain a failure.
     let startupLog = Mutex<[String]?>(nil)
 
@@ -81,37 +79,37 @@ final class ServerCore: Sendable {
 
     // MARK: - Stop
 
+    /// Only the first caller does the work; later or concurrent callers return at once. Waiting for the first would
+    /// deadlock when the caller is an `onClose` handler, which runs on a daemon thread that the stop must join.
     func stop(gracePeriod: Duration) {
-        stopGate.withLock { _ in
-            let daemon = lifecycle.withLock { state -> DaemonHandle? in
-                defer { state = .stopped }
-                guard case .running(let daemon) = state else { return nil }
-                return daemon
-            }
-            guard let daemon else { return }
-            draining.store(true, ordering: .relaxed)
-            let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-
-            let streams = registry.withLock { registry in
-                registry.streamsClosed = true
-                return Array(registry.streams.values)
-            }
-            for stream in streams { stream.close() }
-
-            waitForInFlightRequests(until: ContinuousClock.now.advanced(by: max(gracePeriod, .zero)))
-
-            let pending = registry.withLock { registry in
-                registry.deferredClosed = true
-                defer { registry.deferred = [:] }
-                return Array(registry.deferred.values)
-            }
-            for reply in pending { reply.fulfill(ServerCore.unavailableResponse) }
-
-            MHD_stop_daemon(daemon.pointer)
-            if listenSocket >= 0 { close(listenSocket) }
-            daemon.retainedCore.release()
-            boundPort.store(0, ordering: .relaxed)
+        let daemon = lifecycle.withLock { state -> DaemonHandle? in
+            defer { state = .stopped }
+            guard case .running(let daemon) = state else { return nil }
+            return daemon
         }
+        guard let daemon else { return }
+        draining.store(true, ordering: .relaxed)
+        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+
+        let streams = registry.withLock { registry in
+            registry.streamsClosed = true
+            return Array(registry.streams.values)
+        }
+        for stream in streams { stream.close() }
+
+        waitForInFlightRequests(until: ContinuousClock.now.advanced(by: max(gracePeriod, .zero)))
+
+        let pending = registry.withLock { registry in
+            registry.deferredClosed = true
+            defer { registry.deferred = [:] }
+            return Array(registry.deferred.values)
+        }
+        for reply in pending { reply.fulfill(ServerCore.unavailableResponse) }
+
+        MHD_stop_daemon(daemon.pointer)
+        if listenSocket >= 0 { close(listenSocket) }
+        daemon.retainedCore.release()
+        boundPort.store(0, ordering: .relaxed)
     }
 
     private func waitForInFlightRequests(until deadline: ContinuousClock.Instant) {
@@ -128,8 +126,8 @@ final class ServerCore: Sendable {
 
 /// A running daemon and the retain it holds on its `ServerCore`.
 ///
-/// `@unchecked Sendable`: the daemon pointer is only passed to MHD_quiesce_daemon and MHD_stop_daemon, once, under
-/// `ServerCore.stopGate`.
+/// `@unchecked Sendable`: the daemon pointer is only passed to MHD_quiesce_daemon and MHD_stop_daemon, once, by the
+/// single caller that moved the lifecycle out of `.running`.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let retainedCore: Unmanaged<ServerCore>

@@ -5,8 +5,11 @@ public import HearthCore
 /// index entries and a change log in the same transaction as each commit.
 public protocol DocumentStore: Sendable {
     /// Commits writes atomically: all of them land with one commit time, or none does. The completion runs
-    /// once the commit is durable (or failed), on a thread of the store's choosing.
-    func commit(_ writes: [Write], completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
+    /// once the commit is durable (or failed), on a thread of the store's choosing. `database` names documents
+    /// in error messages.
+    func commit(
+        _ writes: [Write], in database: DatabaseName,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
 
     /// The document at a path, or `nil`.
     func document(at path: ResourcePath) throws(HearthError) -> StoredDocument?

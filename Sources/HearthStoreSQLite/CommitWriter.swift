@@ -9,8 +9,10 @@ import Synchronization
 /// commit's failed precondition rolls back that commit alone; the acknowledgements go out after `COMMIT`.
 final class CommitWriter: Sendable {
     enum Job: Sendable {
-        case commit([Write], @Sendable (Result<CommitResult, HearthError>) -> Void)
+        case commit([Write], DatabaseName, @Sendable (Result<CommitResult, HearthError>) -> Void)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
+        /// One step of a background index build: the next chunk of documents after a `name_key`.
+        case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
     }
 
     private struct State {
@@ -22,13 +24,15 @@ final class CommitWriter: Sendable {
 
     private let connection: SQLiteConnection
     private let configuration: SQLiteDocumentStore.Configuration
+    private let catalog: IndexCatalog
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration) {
+    init(connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog) {
         self.connection = connection
         self.configuration = configuration
+        self.catalog = catalog
     }
 
     /// Commit counters, read by `/metrics`.
@@ -102,8 +106,8 @@ final class CommitWriter: Sendable {
             try connection.transaction(.immediate) {
                 for job in jobs {
                     switch job {
-                    case .commit(let batch, let completion):
-                        let result = runCommit(batch)
+                    case .commit(let batch, let database, let completion):
+                        let result = runCommit(batch, database: database)
                         if case .success = result {
                             committed += 1
                             writes += batch.count
@@ -112,6 +116,12 @@ final class CommitWriter: Sendable {
                     case .deleteAll(let completion):
                         let result = runDeleteAll()
                         acknowledgements.append { completion(result) }
+                    case .buildIndex(let id, let cursor, let completion):
+                        let result = runBuildStep(id: id, after: cursor)
+                        acknowledgements.append { [catalog] in
+                            if case .success(nil) = result { catalog.markReady(id) }
+                            completion(result)
+                        }
                     }
                 }
             }
@@ -130,11 +140,11 @@ final class CommitWriter: Sendable {
     }
 
     /// One commit in its own savepoint: every write or none.
-    private func runCommit(_ writes: [Write]) -> Result<CommitResult, HearthError> {
+    private func runCommit(_ writes: [Write], database: DatabaseName) -> Result<CommitResult, HearthError> {
         let commitTime = nextCommitTime()
         do {
             let results = try connection.savepoint("commit") { () throws -> [WriteResult] in
-                try writes.map { write in try apply(write, commitTime: commitTime) }
+                try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
             }
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
         } catch let error as HearthError {
@@ -144,10 +154,10 @@ final class CommitWriter: Sendable {
         }
     }
 
-    private func apply(_ write: Write, commitTime: Timestamp) throws -> WriteResult {
+    private func apply(_ write: Write, commitTime: Timestamp, database: DatabaseName) throws -> WriteResult {
         let before = try DocumentRows.fetch(write.path, in: connection)
         let current = try before?.snapshot()
-        let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime)
+        let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime, database: database)
         guard outcome.changed else {
             return WriteResult(
                 updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
@@ -157,10 +167,12 @@ final class CommitWriter: Sendable {
         if let document = outcome.document {
             let json = Value.encodeFields(document.fields)
             try DocumentRows.store(document, fieldsJSON: json, oldFields: current?.fields, in: connection)
+            try catalog.updateEntries(path: write.path, old: current?.fields, new: document.fields, in: connection)
             after = StoredDocument(
                 path: document.path, fieldsJSON: json, createTime: document.createTime, updateTime: document.updateTime)
         } else if let current {
             try DocumentRows.delete(write.path, oldFields: current.fields, in: connection)
+            try catalog.updateEntries(path: write.path, old: current.fields, new: nil, in: connection)
         }
         try ChangeLog.append(commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
         return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
@@ -183,11 +195,21 @@ final class CommitWriter: Sendable {
                 }
                 try connection.execute("DELETE FROM documents")
                 try connection.execute("DELETE FROM index_entries")
+                try connection.execute("DELETE FROM composite_entries")
                 return rows.count
             }
             return .success(count)
         } catch {
             return .failure(.internal("The wipe failed: \(error)"))
+        }
+    }
+
+    private func runBuildStep(id: Int64, after cursor: [UInt8]) -> Result<[UInt8]?, HearthError> {
+        do {
+            return .success(
+                try connection.savepoint("build") { try catalog.buildStep(indexID: id, after: cursor, limit: 500, in: connection) })
+        } catch {
+            return .failure(.internal("Building index \(id) failed: \(error)"))
         }
     }
 
@@ -203,8 +225,9 @@ final class CommitWriter: Sendable {
 
     private static func fail(_ job: Job, _ error: HearthError) {
         switch job {
-        case .commit(_, let completion): completion(.failure(error))
+        case .commit(_, _, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
+        case .buildIndex(_, _, let completion): completion(.failure(error))
         }
     }
 }

@@ -110,7 +110,7 @@ enum PageToken {
 
     static func decodeName(_ token: String) throws(HearthError) -> String {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == "n", let id = Base64URL.decode(parts[1]) else { throw invalid }
+        guard parts.count == 2, parts[0] == "n", let id = Base64URL.decode(parts[1]), !id.isEmpty else { throw invalid }
         return String(decoding: id, as: UTF8.self)
     }
 

@@ -21,6 +21,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         public var maxCommitsPerTransaction: Int = 256
         /// How many change-log rows to keep; older ones are pruned.
         public var changeLogRetention: Int = 100_000
+        /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in the background.
+        public var indexes: [IndexDefinition] = []
 
         /// Creates a configuration for a data directory.
         public init(directory: String) {
@@ -36,6 +38,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let writer: CommitWriter
     private let readers: SQLiteConnectionPool
     private let checkpointer: Checkpointer
+    let catalog = IndexCatalog()
 
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
@@ -47,6 +50,7 @@ public final class SQLiteDocumentStore: DocumentStore {
             throw .internal("Cannot create the data directory \(configuration.directory): \(error.localizedDescription)")
         }
         databasePath = (configuration.directory as NSString).appendingPathComponent(Self.fileName)
+        let toBuild: [Int64]
         do {
             let connection = try SQLiteConnection(path: databasePath, options: SQLiteConnection.Options())
             try SQLiteMigrator.migrate(connection, migrations: Schema.migrations)
@@ -57,7 +61,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             readOptions.readOnly = true
             readOptions.create = false
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
-            writer = CommitWriter(connection: connection, configuration: configuration)
+            toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
+            writer = CommitWriter(connection: connection, configuration: configuration, catalog: catalog)
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
@@ -65,9 +70,13 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
         writer.start()
         checkpointer.start()
+        for id in toBuild { buildIndex(id, after: []) }
     }
 
-    public func commit(_ writes: [Write], completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void) {
+    public func commit(
+        _ writes: [Write], in database: DatabaseName,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
+    ) {
         for write in writes {
             do throws(HearthError) {
                 try WriteApplier.validate(write)
@@ -76,7 +85,7 @@ public final class SQLiteDocumentStore: DocumentStore {
                 return
             }
         }
-        writer.submit(.commit(writes, completion))
+        writer.submit(.commit(writes, database, completion))
     }
 
     public func document(at path: ResourcePath) throws(HearthError) -> StoredDocument? {
@@ -113,6 +122,19 @@ public final class SQLiteDocumentStore: DocumentStore {
             statistics.databaseBytes += size
         }
         return statistics
+    }
+
+    /// Declared indexes and whether each is ready.
+    public func indexStatuses() -> [IndexStatus] {
+        catalog.all.map { IndexStatus(definition: $0.definition, ready: $0.ready) }
+    }
+
+    /// Drives a background build one chunk at a time through the writer, so commits interleave with it.
+    private func buildIndex(_ id: Int64, after cursor: [UInt8]) {
+        writer.submit(
+            .buildIndex(id: id, after: cursor) { [weak self] result in
+                if case .success(let next?) = result { self?.buildIndex(id, after: next) }
+            })
     }
 
     public func close() {

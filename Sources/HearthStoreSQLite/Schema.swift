@@ -42,6 +42,28 @@ enum Schema {
                 after_update_time INTEGER
             );
             """
-        )
+        ),
+        (
+            2,
+            """
+            -- Declared composite indexes (hearth.indexes.json) and their entries. `definition` is the canonical
+            -- JSON of the index; `state` is 'building' until a background build has covered existing documents.
+            CREATE TABLE composite_indexes(
+                id INTEGER PRIMARY KEY,
+                definition TEXT NOT NULL UNIQUE,
+                state TEXT NOT NULL
+            );
+            -- scope: the collection path (collection scope) or the collection ID (collection-group scope).
+            -- key: the index's field values, each in IndexKey encoding (bytes inverted for descending fields).
+            CREATE TABLE composite_entries(
+                index_id INTEGER NOT NULL,
+                scope TEXT NOT NULL,
+                key BLOB NOT NULL,
+                name_key BLOB NOT NULL,
+                path TEXT NOT NULL,
+                PRIMARY KEY (index_id, scope, key, name_key)
+            ) WITHOUT ROWID;
+            """
+        ),
     ]
 }

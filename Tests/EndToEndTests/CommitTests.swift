@@ -3,7 +3,7 @@ import HearthCore
 import Testing
 
 /// `:commit` and `:batchGet`.
-@Suite("Commit and batchGet", .sharedHearth)
+@Suite("Commit and batchGet", .sharedHearth, .timeLimit(.minutes(2)))
 struct CommitTests {
     let client: HTTPClient
     init() throws { client = try SharedHearth.server.client }
@@ -61,16 +61,21 @@ struct CommitTests {
             """#
         }
         let missing = try await client.commit(
-            writes(#"{"update": {"name": "\#(FS.name("\(c)/ghost"))", "fields": {}}, "currentDocument": {"exists": true}}"#))
+            writes(
+                #"{"update": {"name": "\#(FS.name("\(c)/ghost"))", "fields": {}}, "currentDocument": {"exists": true}}"#
+            ))
         expectError(missing, 404, "NOT_FOUND")
         let exists = try await client.commit(
-            writes(#"{"update": {"name": "\#(FS.name("\(c)/a"))", "fields": {}}, "currentDocument": {"exists": false}}"#))
+            writes(
+                #"{"update": {"name": "\#(FS.name("\(c)/a"))", "fields": {}}, "currentDocument": {"exists": false}}"#))
         expectError(exists, 409, "ALREADY_EXISTS")
         let stale = try await client.commit(
             writes(#"{"delete": "\#(FS.name("\(c)/a"))", "currentDocument": {"updateTime": "2001-01-01T00:00:00Z"}}"#))
         expectError(stale, 400, "FAILED_PRECONDITION")
         let invalid = try await client.commit(
-            writes(#"{"transform": {"document": "\#(FS.name("\(c)/a"))", "fieldTransforms": [{"fieldPath": "v", "increment": {"stringValue": "x"}}]}}"#))
+            writes(
+                #"{"transform": {"document": "\#(FS.name("\(c)/a"))", "fieldTransforms": [{"fieldPath": "v", "increment": {"stringValue": "x"}}]}}"#
+            ))
         expectError(invalid, 400, "INVALID_ARGUMENT")
 
         let after = try expectOK(try await client.document("\(c)/a"))
@@ -96,11 +101,14 @@ struct CommitTests {
                 """#))
         #expect(body["writeResults"]?.arrayValue?.count == 4)
         expectJSON(body["writeResults"]?[2]?["transformResults"], FS.json(#"[{"integerValue":"11"}]"#))
-        expectJSON(try await client.fields("\(c)/d"), FS.json(#"{"a":{"integerValue":"11"},"b":{"integerValue":"2"},"c":{"integerValue":"3"}}"#))
+        expectJSON(
+            try await client.fields("\(c)/d"),
+            FS.json(#"{"a":{"integerValue":"11"},"b":{"integerValue":"2"},"c":{"integerValue":"3"}}"#))
 
         let recreate = try expectOK(
             try await client.commit(
-                #"[{"delete": "\#(d)"}, {"update": {"name": "\#(d)", "fields": {"fresh": {"booleanValue": true}}}, "currentDocument": {"exists": false}}]"#))
+                #"[{"delete": "\#(d)"}, {"update": {"name": "\#(d)", "fields": {"fresh": {"booleanValue": true}}}, "currentDocument": {"exists": false}}]"#
+            ))
         #expect(recreate["writeResults"]?.arrayValue?.count == 2)
         expectJSON(try await client.fields("\(c)/d"), FS.json(#"{"fresh":{"booleanValue":true}}"#))
     }
@@ -131,7 +139,9 @@ struct CommitTests {
         let d = FS.name("\(c)/d")
         try await client.create(
             c, id: "d",
-            fields: #"{"i":{"integerValue":"5"},"f":{"doubleValue":1.5},"big":{"integerValue":"9223372036854775800"},"small":{"integerValue":"-9223372036854775800"},"s":{"stringValue":"x"},"mx":{"integerValue":"3"},"mx2":{"integerValue":"3"},"mn":{"doubleValue":2.5},"mn2":{"integerValue":"7"}}"#)
+            fields:
+                #"{"i":{"integerValue":"5"},"f":{"doubleValue":1.5},"big":{"integerValue":"9223372036854775800"},"small":{"integerValue":"-9223372036854775800"},"s":{"stringValue":"x"},"mx":{"integerValue":"3"},"mx2":{"integerValue":"3"},"mn":{"doubleValue":2.5},"mn2":{"integerValue":"7"}}"#
+        )
         let body = try expectOK(
             try await client.commit(
                 #"""
@@ -169,7 +179,9 @@ struct CommitTests {
                   "updateTransforms": [{"fieldPath": "big", "increment": {"integerValue": "1"}},
                                        {"fieldPath": "i", "increment": {"doubleValue": 0.25}}]}]
                 """#))
-        expectJSON(again["writeResults"]?[0]?["transformResults"], FS.json(#"[{"integerValue":"9223372036854775807"},{"doubleValue":15.25}]"#))
+        expectJSON(
+            again["writeResults"]?[0]?["transformResults"],
+            FS.json(#"[{"integerValue":"9223372036854775807"},{"doubleValue":15.25}]"#))
     }
 
     @Test("appendMissingElements and removeAllFromArray: Firestore's equality, null transformResults")
@@ -178,7 +190,9 @@ struct CommitTests {
         let d = FS.name("\(c)/d")
         try await client.create(
             c, id: "d",
-            fields: #"{"tags":{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"integerValue":"1"}]}},"rm":{"arrayValue":{"values":[{"integerValue":"1"},{"integerValue":"2"},{"doubleValue":1.0},{"nullValue":null},{"integerValue":"3"},{"integerValue":"1"}]}},"notArray":{"stringValue":"x"}}"#)
+            fields:
+                #"{"tags":{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"integerValue":"1"}]}},"rm":{"arrayValue":{"values":[{"integerValue":"1"},{"integerValue":"2"},{"doubleValue":1.0},{"nullValue":null},{"integerValue":"3"},{"integerValue":"1"}]}},"notArray":{"stringValue":"x"}}"#
+        )
         let body = try expectOK(
             try await client.commit(
                 #"""
@@ -190,9 +204,16 @@ struct CommitTests {
                   {"fieldPath": "fresh2", "appendMissingElements": {"values": [{"integerValue": "5"}, {"integerValue": "5"}]}}
                 ]}}]
                 """#))
-        expectJSON(body["writeResults"]?[0]?["transformResults"], FS.json(#"[{"nullValue":null},{"nullValue":null},{"nullValue":null},{"nullValue":null},{"nullValue":null}]"#))
+        expectJSON(
+            body["writeResults"]?[0]?["transformResults"],
+            FS.json(
+                #"[{"nullValue":null},{"nullValue":null},{"nullValue":null},{"nullValue":null},{"nullValue":null}]"#))
         let fields = try await client.fields("\(c)/d")
-        expectJSON(fields["tags"], FS.json(#"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"integerValue":"1"},{"stringValue":"b"},{"mapValue":{"fields":{"k":{"integerValue":"1"}}}}]}}"#))
+        expectJSON(
+            fields["tags"],
+            FS.json(
+                #"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"integerValue":"1"},{"stringValue":"b"},{"mapValue":{"fields":{"k":{"integerValue":"1"}}}}]}}"#
+            ))
         expectJSON(fields["rm"], FS.json(#"{"arrayValue":{"values":[{"integerValue":"2"},{"integerValue":"3"}]}}"#))
         expectJSON(fields["notArray"], FS.json(#"{"arrayValue":{"values":[{"integerValue":"5"}]}}"#))
         expectJSON(fields["fresh"], FS.json(#"{"arrayValue":{}}"#))
@@ -204,11 +225,91 @@ struct CommitTests {
         let c = FS.unique("tcreate")
         let body = try expectOK(
             try await client.commit(
-                #"[{"transform": {"document": "\#(FS.name("\(c)/d"))", "fieldTransforms": [{"fieldPath": "n", "increment": {"integerValue": "1"}}]}}]"#))
+                #"[{"transform": {"document": "\#(FS.name("\(c)/d"))", "fieldTransforms": [{"fieldPath": "n", "increment": {"integerValue": "1"}}]}}]"#
+            ))
         let commitTime = try FS.time(body["commitTime"])
         let document = try expectOK(try await client.document("\(c)/d"))
         expectJSON(document["fields"], FS.json(#"{"n":{"integerValue":"1"}}"#))
         #expect(try FS.time(document["createTime"]) == commitTime)
+    }
+
+    @Test(
+        "malformed writes are 400 INVALID_ARGUMENT and nothing of the commit is applied",
+        arguments: [
+            #"{"transform":{"document":"DOC","fieldTransforms":[{"fieldPath":"a..b","increment":{"integerValue":"1"}}]}}"#,
+            #"{"transform":{"document":"DOC","fieldTransforms":[{"fieldPath":"a","frobnicate":{"integerValue":"1"}}]}}"#,
+            #"{"transform":{"document":"DOC","fieldTransforms":[{"fieldPath":"a","increment":{"integerValue":"1"},"maximum":{"integerValue":"1"}}]}}"#,
+            #"{"transform":{"document":"DOC","fieldTransforms":[{"fieldPath":"a"}]}}"#,
+            #"{"update":{"name":"DOC","fields":{}},"updateTransforms":[{"fieldPath":"a","setToServerValue":"NOW"}]}"#,
+            #"{"update":{"name":"DOC","fields":{}},"updateTransforms":[{"fieldPath":"a","increment":{"integerValue":"1"}},{"fieldPath":"a","increment":{"integerValue":"1"}}]}"#,
+            #"{"update":{"name":"DOC","fields":{}},"updateTransforms":[{"fieldPath":"a","appendMissingElements":{"values":[{"arrayValue":{}}]}}]}"#,
+            #"{"update":{"name":"DOC","fields":{}},"updateMask":{"fieldPaths":["a..b"]}}"#,
+            #"{"update":{"name":"DOC","fields":{}},"delete":"DOC"}"#,
+            #"{}"#,
+            #"{"delete":"COLLECTION"}"#,
+            #"{"update":{"name":"projects/other/databases/(default)/documents/c/d","fields":{}}}"#,
+            #"{"update":{"name":"DOC","fields":{"x":{"integerValue":"nope"}}}}"#,
+            #"{"update":{"name":"DOC","fields":{}},"currentDocument":{"exists":"yes"}}"#,
+        ])
+    func malformedWrites(write: String) async throws {
+        let c = FS.unique("badwrite")
+        let bad = write.replacingOccurrences(of: "DOC", with: FS.name("\(c)/d")).replacingOccurrences(
+            of: "COLLECTION", with: FS.name(c))
+        let result = try await client.commit(#"[{"update":{"name":"\#(FS.name("\(c)/first"))","fields":{}}},\#(bad)]"#)
+        expectError(result, 400, "INVALID_ARGUMENT")
+        expectError(try await client.document("\(c)/first"), 404, "NOT_FOUND")
+        expectError(try await client.document("\(c)/d"), 404, "NOT_FOUND")
+    }
+
+    @Test("concurrent increments on one document lose no update")
+    func concurrentIncrements() async throws {
+        let c = FS.unique("counter")
+        let d = FS.name("\(c)/d")
+        let results = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var seen: [Int64] = []
+                    for _ in 0..<10 {
+                        let body = try expectOK(
+                            try await client.commit(
+                                #"[{"transform":{"document":"\#(d)","fieldTransforms":[{"fieldPath":"n","increment":{"integerValue":"1"}}]}}]"#
+                            ))
+                        if let text = body["writeResults"]?[0]?["transformResults"]?[0]?["integerValue"]?.stringValue,
+                            let value = Int64(text)
+                        {
+                            seen.append(value)
+                        }
+                    }
+                    return seen
+                }
+            }
+            var all: [Int64] = []
+            for try await seen in group { all += seen }
+            return all
+        }
+        #expect(results.sorted() == Array(1...80), "each increment sees a distinct running total")
+        expectJSON(try await client.fields("\(c)/d"), FS.json(#"{"n":{"integerValue":"80"}}"#))
+    }
+
+    @Test("concurrent creates of one documentId: exactly one succeeds, the rest are 409")
+    func concurrentCreates() async throws {
+        let c = FS.unique("race")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<12 {
+                group.addTask {
+                    let result = try await client.request(
+                        "POST", FS.path(c), query: [("documentId", "same")],
+                        json: FS.document(#"{"w":{"integerValue":"\#(worker)"}}"#))
+                    if result.status != 200 { expectError(result, 409, "ALREADY_EXISTS") }
+                    return result.status
+                }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 409 }.count == 11, "\(statuses)")
     }
 
     @Test("batchGet returns found and missing in request order, each with a readTime")
@@ -220,7 +321,8 @@ struct CommitTests {
         let names = ["\(c)/zzz", "\(c)/b", "\(c)/nope", "\(c)/a", "\(c)/a/sub/s"].map { FS.name($0) }
         let body = try expectOK(
             try await client.request(
-                "POST", "\(FS.root()):batchGet", json: #"{"documents":[\#(names.map { "\"\($0)\"" }.joined(separator: ","))]}"#))
+                "POST", "\(FS.root()):batchGet",
+                json: #"{"documents":[\#(names.map { "\"\($0)\"" }.joined(separator: ","))]}"#))
         let results = try #require(body.arrayValue)
         #expect(results.count == 5)
         #expect(results[0]["missing"] == .string(names[0]))

@@ -3,7 +3,7 @@ import HearthCore
 import Testing
 
 /// Create, get, patch, delete and preconditions on single documents.
-@Suite("Documents", .sharedHearth)
+@Suite("Documents", .sharedHearth, .timeLimit(.minutes(2)))
 struct DocumentTests {
     let client: HTTPClient
     init() throws { client = try SharedHearth.server.client }
@@ -16,7 +16,8 @@ struct DocumentTests {
                 group.addTask {
                     var ids: [String] = []
                     for index in 0..<25 {
-                        let body = try await client.create(collection, fields: #"{"w":{"integerValue":"\#(worker * 100 + index)"}}"#)
+                        let body = try await client.create(
+                            collection, fields: #"{"w":{"integerValue":"\#(worker * 100 + index)"}}"#)
                         let name = try #require(body["name"]?.stringValue)
                         #expect(name.hasPrefix(FS.name(collection) + "/"))
                         ids.append(FS.id(of: name))
@@ -31,7 +32,11 @@ struct DocumentTests {
         #expect(ids.count == 100)
         #expect(Set(ids).count == 100, "auto IDs must be distinct")
         for id in ids {
-            #expect(id.utf8.count == 20 && id.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }, "\(id)")
+            #expect(
+                id.utf8.count == 20
+                    && id.utf8.allSatisfy {
+                        (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+                    }, "\(id)")
         }
         let listed = try await client.listAll(collection, pageSize: 1000)
         #expect(Set(listed.names.map(FS.id(of:))) == Set(ids))
@@ -47,7 +52,8 @@ struct DocumentTests {
         #expect(try FS.time(created["updateTime"]) == createTime)
 
         let again = try await client.request(
-            "POST", FS.path(collection), query: [("documentId", "alice")], json: FS.document(#"{"n":{"integerValue":"2"}}"#))
+            "POST", FS.path(collection), query: [("documentId", "alice")],
+            json: FS.document(#"{"n":{"integerValue":"2"}}"#))
         expectError(again, 409, "ALREADY_EXISTS", messageContains: ["alice"])
 
         let fetched = try expectOK(try await client.document("\(collection)/alice"))
@@ -67,13 +73,21 @@ struct DocumentTests {
         let collection = FS.unique("mask")
         try await client.create(
             collection, id: "d",
-            fields: #"{"a":{"integerValue":"1"},"b":{"mapValue":{"fields":{"c":{"integerValue":"2"},"d":{"integerValue":"3"}}}},"x.y":{"stringValue":"dotted"},"z":{"booleanValue":true}}"#)
+            fields:
+                #"{"a":{"integerValue":"1"},"b":{"mapValue":{"fields":{"c":{"integerValue":"2"},"d":{"integerValue":"3"}}}},"x.y":{"stringValue":"dotted"},"z":{"booleanValue":true}}"#
+        )
         let full = try await client.fields("\(collection)/d")
         #expect(full.objectValue?.count == 4)
 
         let masked = try expectOK(
-            try await client.document("\(collection)/d", query: [("mask.fieldPaths", "a"), ("mask.fieldPaths", "b.c"), ("mask.fieldPaths", "`x.y`")]))
-        expectJSON(masked["fields"], FS.json(#"{"a":{"integerValue":"1"},"b":{"mapValue":{"fields":{"c":{"integerValue":"2"}}}},"x.y":{"stringValue":"dotted"}}"#))
+            try await client.document(
+                "\(collection)/d",
+                query: [("mask.fieldPaths", "a"), ("mask.fieldPaths", "b.c"), ("mask.fieldPaths", "`x.y`")]))
+        expectJSON(
+            masked["fields"],
+            FS.json(
+                #"{"a":{"integerValue":"1"},"b":{"mapValue":{"fields":{"c":{"integerValue":"2"}}}},"x.y":{"stringValue":"dotted"}}"#
+            ))
         #expect(masked["name"] == .string(FS.name("\(collection)/d")))
         #expect(masked["updateTime"] != nil)
 
@@ -126,7 +140,8 @@ struct DocumentTests {
         let collection = FS.unique("types")
         let expected = FS.canonicalTimestamps(FS.json(Self.everyType))
         let created = try expectOK(
-            try await client.request("POST", FS.path(collection), query: [("documentId", "all")], json: FS.document(Self.everyType)))
+            try await client.request(
+                "POST", FS.path(collection), query: [("documentId", "all")], json: FS.document(Self.everyType)))
         expectJSON(FS.canonicalTimestamps(created["fields"] ?? .null), expected, "create response")
 
         let fetched = try await client.document("\(collection)/all")
@@ -139,7 +154,8 @@ struct DocumentTests {
         expectJSON(FS.canonicalTimestamps(listed["documents"]?[0]?["fields"] ?? .null), expected, "list")
 
         let batch = try expectOK(
-            try await client.request("POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("\(collection)/all"))"]}"#))
+            try await client.request(
+                "POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("\(collection)/all"))"]}"#))
         expectJSON(FS.canonicalTimestamps(batch[0]?["found"]?["fields"] ?? .null), expected, "batchGet")
 
         // Integers stay strings on the wire.
@@ -152,7 +168,9 @@ struct DocumentTests {
         let collection = FS.unique("time")
         let body = try await client.create(
             collection, id: "t",
-            fields: #"{"nanos":{"timestampValue":"2024-05-01T12:34:56.123456789Z"},"offset":{"timestampValue":"2024-05-01T14:34:56.5+02:00"},"milli":{"timestampValue":"2024-05-01T12:34:56.120Z"}}"#)
+            fields:
+                #"{"nanos":{"timestampValue":"2024-05-01T12:34:56.123456789Z"},"offset":{"timestampValue":"2024-05-01T14:34:56.5+02:00"},"milli":{"timestampValue":"2024-05-01T12:34:56.120Z"}}"#
+        )
         let fields = try await client.fields("\(collection)/t")
         #expect(fields == body["fields"])
         let nanos = try FS.time(fields["nanos"]?["timestampValue"])
@@ -165,8 +183,7 @@ struct DocumentTests {
     }
 
     @Test(
-        "a doubleValue written as the JSON literal -0 keeps its sign",
-        .disabled("server bug: {\"doubleValue\": -0} is stored as +0 (the literal -0 is parsed as integer 0)"))
+        "a doubleValue written as the JSON literal -0 keeps its sign")
     func negativeZeroLiteral() async throws {
         let collection = FS.unique("negzero")
         try await client.create(collection, id: "z", fields: #"{"z":{"doubleValue":-0}}"#)
@@ -177,16 +194,19 @@ struct DocumentTests {
     @Test("PATCH without a mask overwrites the whole document, and creates a missing one")
     func patchOverwrites() async throws {
         let collection = FS.unique("overwrite")
-        let created = try await client.create(collection, id: "d", fields: #"{"a":{"integerValue":"1"},"b":{"integerValue":"2"}}"#)
+        let created = try await client.create(
+            collection, id: "d", fields: #"{"a":{"integerValue":"1"},"b":{"integerValue":"2"}}"#)
         let patched = try expectOK(
-            try await client.request("PATCH", FS.path("\(collection)/d"), json: FS.document(#"{"c":{"stringValue":"new"}}"#)))
+            try await client.request(
+                "PATCH", FS.path("\(collection)/d"), json: FS.document(#"{"c":{"stringValue":"new"}}"#)))
         expectJSON(patched["fields"], FS.json(#"{"c":{"stringValue":"new"}}"#))
         #expect(try FS.time(patched["createTime"]) == FS.time(created["createTime"]), "createTime is kept")
         #expect(try FS.time(patched["updateTime"]) > FS.time(created["updateTime"]))
         expectJSON(try await client.fields("\(collection)/d"), FS.json(#"{"c":{"stringValue":"new"}}"#))
 
         let upsert = try expectOK(
-            try await client.request("PATCH", FS.path("\(collection)/fresh"), json: FS.document(#"{"x":{"integerValue":"5"}}"#)))
+            try await client.request(
+                "PATCH", FS.path("\(collection)/fresh"), json: FS.document(#"{"x":{"integerValue":"5"}}"#)))
         #expect(upsert["name"] == .string(FS.name("\(collection)/fresh")))
         expectJSON(try await client.fields("\(collection)/fresh"), FS.json(#"{"x":{"integerValue":"5"}}"#))
 
@@ -199,14 +219,22 @@ struct DocumentTests {
         let collection = FS.unique("merge")
         try await client.create(
             collection, id: "d",
-            fields: #"{"a":{"mapValue":{"fields":{"b":{"integerValue":"1"},"keep":{"integerValue":"2"}}}},"x.y":{"integerValue":"1"},"x":{"mapValue":{"fields":{"y":{"integerValue":"100"}}}},"gone":{"integerValue":"1"},"untouched":{"integerValue":"5"}}"#)
+            fields:
+                #"{"a":{"mapValue":{"fields":{"b":{"integerValue":"1"},"keep":{"integerValue":"2"}}}},"x.y":{"integerValue":"1"},"x":{"mapValue":{"fields":{"y":{"integerValue":"100"}}}},"gone":{"integerValue":"1"},"untouched":{"integerValue":"5"}}"#
+        )
         let patch = try await client.request(
             "PATCH", FS.path("\(collection)/d"),
-            query: [("updateMask.fieldPaths", "a.b"), ("updateMask.fieldPaths", "`x.y`"), ("updateMask.fieldPaths", "gone"), ("updateMask.fieldPaths", "brand.new")],
-            json: FS.document(#"{"a":{"mapValue":{"fields":{"b":{"integerValue":"10"},"extra":{"integerValue":"99"}}}},"x.y":{"integerValue":"2"},"untouched":{"integerValue":"999"},"brand":{"mapValue":{"fields":{"new":{"booleanValue":true}}}}}"#))
+            query: [
+                ("updateMask.fieldPaths", "a.b"), ("updateMask.fieldPaths", "`x.y`"), ("updateMask.fieldPaths", "gone"),
+                ("updateMask.fieldPaths", "brand.new"),
+            ],
+            json: FS.document(
+                #"{"a":{"mapValue":{"fields":{"b":{"integerValue":"10"},"extra":{"integerValue":"99"}}}},"x.y":{"integerValue":"2"},"untouched":{"integerValue":"999"},"brand":{"mapValue":{"fields":{"new":{"booleanValue":true}}}}}"#
+            ))
         let body = try expectOK(patch)
         let expected = FS.json(
-            #"{"a":{"mapValue":{"fields":{"b":{"integerValue":"10"},"keep":{"integerValue":"2"}}}},"x.y":{"integerValue":"2"},"x":{"mapValue":{"fields":{"y":{"integerValue":"100"}}}},"untouched":{"integerValue":"5"},"brand":{"mapValue":{"fields":{"new":{"booleanValue":true}}}}}"#)
+            #"{"a":{"mapValue":{"fields":{"b":{"integerValue":"10"},"keep":{"integerValue":"2"}}}},"x.y":{"integerValue":"2"},"x":{"mapValue":{"fields":{"y":{"integerValue":"100"}}}},"untouched":{"integerValue":"5"},"brand":{"mapValue":{"fields":{"new":{"booleanValue":true}}}}}"#
+        )
         #expect(body["fields"] == expected)
         #expect(try await client.fields("\(collection)/d") == expected)
 
@@ -214,13 +242,15 @@ struct DocumentTests {
         let created = try expectOK(
             try await client.request(
                 "PATCH", FS.path("\(collection)/new"), query: [("updateMask.fieldPaths", "p.q")],
-                json: FS.document(#"{"p":{"mapValue":{"fields":{"q":{"integerValue":"1"},"r":{"integerValue":"2"}}}}}"#)))
+                json: FS.document(#"{"p":{"mapValue":{"fields":{"q":{"integerValue":"1"},"r":{"integerValue":"2"}}}}}"#)
+            ))
         expectJSON(created["fields"], FS.json(#"{"p":{"mapValue":{"fields":{"q":{"integerValue":"1"}}}}}"#))
 
         // mask.fieldPaths shapes the response, not the write.
         let shaped = try expectOK(
             try await client.request(
-                "PATCH", FS.path("\(collection)/d"), query: [("updateMask.fieldPaths", "untouched"), ("mask.fieldPaths", "untouched")],
+                "PATCH", FS.path("\(collection)/d"),
+                query: [("updateMask.fieldPaths", "untouched"), ("mask.fieldPaths", "untouched")],
                 json: FS.document(#"{"untouched":{"integerValue":"6"}}"#)))
         expectJSON(shaped["fields"], FS.json(#"{"untouched":{"integerValue":"6"}}"#))
         #expect(try await client.fields("\(collection)/d")["a"] != nil)
@@ -233,12 +263,20 @@ struct DocumentTests {
         let patched = try expectOK(
             try await client.request(
                 "PATCH", FS.path("\(collection)/d"),
-                query: [("updateMask.fieldPaths", #"`a\`b`"#), ("updateMask.fieldPaths", #"`c\\d`"#), ("updateMask.fieldPaths", "`odd key!`.`x.y`")],
-                json: FS.document(#"{"a`b":{"integerValue":"1"},"c\\d":{"integerValue":"2"},"odd key!":{"mapValue":{"fields":{"x.y":{"integerValue":"3"}}}}}"#)))
+                query: [
+                    ("updateMask.fieldPaths", #"`a\`b`"#), ("updateMask.fieldPaths", #"`c\\d`"#),
+                    ("updateMask.fieldPaths", "`odd key!`.`x.y`"),
+                ],
+                json: FS.document(
+                    #"{"a`b":{"integerValue":"1"},"c\\d":{"integerValue":"2"},"odd key!":{"mapValue":{"fields":{"x.y":{"integerValue":"3"}}}}}"#
+                )))
         expectJSON(
             patched["fields"],
-            FS.json(#"{"keep":{"integerValue":"0"},"a`b":{"integerValue":"1"},"c\\d":{"integerValue":"2"},"odd key!":{"mapValue":{"fields":{"x.y":{"integerValue":"3"}}}}}"#))
-        let masked = try expectOK(try await client.document("\(collection)/d", query: [("mask.fieldPaths", #"`a\`b`"#)]))
+            FS.json(
+                #"{"keep":{"integerValue":"0"},"a`b":{"integerValue":"1"},"c\\d":{"integerValue":"2"},"odd key!":{"mapValue":{"fields":{"x.y":{"integerValue":"3"}}}}}"#
+            ))
+        let masked = try expectOK(
+            try await client.document("\(collection)/d", query: [("mask.fieldPaths", #"`a\`b`"#)]))
         expectJSON(masked["fields"], FS.json(#"{"a`b":{"integerValue":"1"}}"#))
     }
 
@@ -247,13 +285,16 @@ struct DocumentTests {
         let collection = FS.unique("pre")
         let body = FS.document(#"{"v":{"integerValue":"1"}}"#)
 
-        let missing = try await client.request("PATCH", FS.path("\(collection)/ghost"), query: [("currentDocument.exists", "true")], json: body)
+        let missing = try await client.request(
+            "PATCH", FS.path("\(collection)/ghost"), query: [("currentDocument.exists", "true")], json: body)
         expectError(missing, 404, "NOT_FOUND")
         expectError(try await client.document("\(collection)/ghost"), 404, "NOT_FOUND")
 
         let created = try expectOK(
-            try await client.request("PATCH", FS.path("\(collection)/d"), query: [("currentDocument.exists", "false")], json: body))
-        let taken = try await client.request("PATCH", FS.path("\(collection)/d"), query: [("currentDocument.exists", "false")], json: body)
+            try await client.request(
+                "PATCH", FS.path("\(collection)/d"), query: [("currentDocument.exists", "false")], json: body))
+        let taken = try await client.request(
+            "PATCH", FS.path("\(collection)/d"), query: [("currentDocument.exists", "false")], json: body)
         expectError(taken, 409, "ALREADY_EXISTS")
 
         let updateTime = try #require(created["updateTime"]?.stringValue)
@@ -270,7 +311,8 @@ struct DocumentTests {
         expectJSON(matched["fields"], FS.json(#"{"v":{"integerValue":"3"}}"#))
 
         let exists = try await client.request(
-            "PATCH", FS.path("\(collection)/d"), query: [("currentDocument.exists", "true"), ("updateMask.fieldPaths", "w")],
+            "PATCH", FS.path("\(collection)/d"),
+            query: [("currentDocument.exists", "true"), ("updateMask.fieldPaths", "w")],
             json: FS.document(#"{"w":{"integerValue":"4"}}"#))
         expectJSON(try expectOK(exists)["fields"], FS.json(#"{"v":{"integerValue":"3"},"w":{"integerValue":"4"}}"#))
     }
@@ -285,7 +327,8 @@ struct DocumentTests {
         try expectOK(try await client.document("\(collection)/d"))  // still there
 
         let deleted = try await client.request(
-            "DELETE", FS.path("\(collection)/d"), query: [("currentDocument.updateTime", try #require(created["updateTime"]?.stringValue))])
+            "DELETE", FS.path("\(collection)/d"),
+            query: [("currentDocument.updateTime", try #require(created["updateTime"]?.stringValue))])
         #expect(try expectOK(deleted) == .object([:]))
         expectError(try await client.document("\(collection)/d"), 404, "NOT_FOUND")
 
@@ -294,10 +337,23 @@ struct DocumentTests {
         let never = try await client.request("DELETE", FS.path("\(collection)/never"))
         #expect(try expectOK(never) == .object([:]))
 
-        let required = try await client.request("DELETE", FS.path("\(collection)/never"), query: [("currentDocument.exists", "true")])
+        let required = try await client.request(
+            "DELETE", FS.path("\(collection)/never"), query: [("currentDocument.exists", "true")])
         expectError(required, 404, "NOT_FOUND")
 
         // A deleted document can be created again.
         try await client.create(collection, id: "d")
+    }
+
+    @Test(
+        "ALREADY_EXISTS and NOT_FOUND precondition messages name the full document resource name, as Firestore's do")
+    func errorMessagesNameTheDocument() async throws {
+        let c = FS.unique("messages")
+        try await client.create(c, id: "d")
+        let exists = try await client.request("POST", FS.path(c), query: [("documentId", "d")], json: "{}")
+        expectError(exists, 409, "ALREADY_EXISTS", messageContains: ["Document already exists: \(FS.name("\(c)/d"))"])
+        let missing = try await client.request(
+            "PATCH", FS.path("\(c)/x"), query: [("currentDocument.exists", "true")], json: "{}")
+        expectError(missing, 404, "NOT_FOUND", messageContains: ["No document to update: \(FS.name("\(c)/x"))"])
     }
 }

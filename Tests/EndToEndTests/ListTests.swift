@@ -3,7 +3,7 @@ import HearthCore
 import Testing
 
 /// Listing collections, paging, ordering, and subcollections.
-@Suite("Listing", .sharedHearth)
+@Suite("Listing", .sharedHearth, .timeLimit(.minutes(2)))
 struct ListTests {
     let client: HTTPClient
     init() throws { client = try SharedHearth.server.client }
@@ -24,7 +24,8 @@ struct ListTests {
         #expect(all["documents"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == expected)
         #expect(all["nextPageToken"] == nil || all["nextPageToken"] == .string(""))
 
-        let masked = try expectOK(try await client.get(FS.path(collection), query: [("pageSize", "1"), ("mask.fieldPaths", "nothing")]))
+        let masked = try expectOK(
+            try await client.get(FS.path(collection), query: [("pageSize", "1"), ("mask.fieldPaths", "nothing")]))
         #expect(masked["documents"]?[0]?["fields"] == nil)
     }
 
@@ -49,14 +50,61 @@ struct ListTests {
         // Firestore's order: null < booleans < numbers < strings; ties by document name.
         let ascending = ["f", "g", "c", "b", "a", "d", "e"].map { FS.name("\(collection)/\($0)") }
         for pageSize in [2, 100] {
-            #expect(try await client.listAll(collection, pageSize: pageSize, orderBy: "n").names == ascending, "pageSize \(pageSize)")
+            #expect(
+                try await client.listAll(collection, pageSize: pageSize, orderBy: "n").names == ascending,
+                "pageSize \(pageSize)")
         }
         let descending = ["e", "d", "a", "b", "c", "g", "f"].map { FS.name("\(collection)/\($0)") }
         let down = try await client.listAll(collection, pageSize: 3, orderBy: "n desc")
         #expect(down.names == descending, "ties are broken by __name__ in the same direction")
 
         let byName = try await client.listAll(collection, pageSize: 4, orderBy: "__name__ desc")
-        #expect(byName.names == (values.map(\.0) + ["nofield", "empty"]).sorted().reversed().map { FS.name("\(collection)/\($0)") })
+        #expect(
+            byName.names
+                == (values.map(\.0) + ["nofield", "empty"]).sorted().reversed().map { FS.name("\(collection)/\($0)") })
+    }
+
+    @Test("orderBy follows Firestore's cross-type value order; equal numbers tie on the document name")
+    func crossTypeOrder() async throws {
+        let collection = FS.unique("types")
+        let values = [
+            #"{"nullValue":null}"#, #"{"booleanValue":false}"#, #"{"booleanValue":true}"#, #"{"doubleValue":"NaN"}"#,
+            #"{"doubleValue":"-Infinity"}"#, #"{"integerValue":"-9223372036854775808"}"#, #"{"doubleValue":-1.5}"#,
+            #"{"integerValue":"1"}"#, #"{"doubleValue":1.0}"#, #"{"doubleValue":1.5}"#,
+            #"{"integerValue":"9223372036854775807"}"#,
+            #"{"doubleValue":"Infinity"}"#, #"{"timestampValue":"1969-12-31T23:59:59.999999Z"}"#,
+            #"{"timestampValue":"1970-01-01T00:00:00Z"}"#, #"{"stringValue":""}"#, #"{"stringValue":"A"}"#,
+            #"{"stringValue":"a"}"#,
+            #"{"stringValue":"é"}"#, #"{"stringValue":"\uff5a"}"#, #"{"stringValue":"\ud83d\ude00"}"#,
+            #"{"bytesValue":""}"#,
+            #"{"bytesValue":"AA=="}"#, #"{"bytesValue":"/w=="}"#, #"{"referenceValue":"\#(FS.name("a/b"))"}"#,
+            #"{"referenceValue":"\#(FS.name("a/b/c/d"))"}"#, #"{"geoPointValue":{"latitude":-10,"longitude":50}}"#,
+            #"{"geoPointValue":{"latitude":0,"longitude":-50}}"#, #"{"arrayValue":{}}"#,
+            #"{"arrayValue":{"values":[{"integerValue":"1"}]}}"#,
+            #"{"arrayValue":{"values":[{"integerValue":"1"},{"integerValue":"0"}]}}"#,
+            #"{"arrayValue":{"values":[{"integerValue":"2"}]}}"#, #"{"mapValue":{}}"#,
+            #"{"mapValue":{"fields":{"a":{"integerValue":"1"}}}}"#,
+            #"{"mapValue":{"fields":{"a":{"integerValue":"2"}}}}"#,
+            #"{"mapValue":{"fields":{"b":{"integerValue":"0"}}}}"#,
+        ]
+        // IDs run against the expected order, so a list in ID order would fail.
+        let ids = values.indices.map { String(format: "v%02d", 99 - $0) }
+        for (id, value) in zip(ids, values) { try await client.create(collection, id: id, fields: #"{"v":\#(value)}"#) }
+        var expected = ids.map { FS.name("\(collection)/\($0)") }
+        // integer 1 and double 1.0 are equal: the lower document name comes first.
+        expected.swapAt(7, 8)
+        #expect(try await client.listAll(collection, pageSize: 7, orderBy: "v").names == expected)
+    }
+
+    @Test("document IDs list in UTF-8 byte order")
+    func idOrder() async throws {
+        let collection = FS.unique("ids")
+        let ids = ["b", "a", "B", "é", "😀", "\u{FF5A}", "10", "9", "_x", "A0", "a b", "a-b"]
+        for id in ids { try await client.create(collection, id: id) }
+        let expected = ids.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map {
+            FS.name("\(collection)/\($0)")
+        }
+        #expect(try await client.listAll(collection, pageSize: 5).names == expected)
     }
 
     @Test("an invalid pageToken or orderBy is 400 INVALID_ARGUMENT")
@@ -64,16 +112,19 @@ struct ListTests {
         let collection = FS.unique("token")
         for id in ["a", "b", "c"] { try await client.create(collection, id: id) }
         for token in ["garbage", "!!!", "n.!!", "f.bg.xx.ZDI", String(repeating: "z", count: 300)] {
-            expectError(try await client.get(FS.path(collection), query: [("pageToken", token)]), 400, "INVALID_ARGUMENT", messageContains: ["pageToken"])
+            expectError(
+                try await client.get(FS.path(collection), query: [("pageToken", token)]), 400, "INVALID_ARGUMENT",
+                messageContains: ["pageToken"])
         }
         expectError(try await client.get(FS.path(collection), query: [("pageSize", "-1")]), 400, "INVALID_ARGUMENT")
         expectError(try await client.get(FS.path(collection), query: [("pageSize", "ten")]), 400, "INVALID_ARGUMENT")
-        expectError(try await client.get(FS.path(collection), query: [("orderBy", "a sideways")]), 400, "INVALID_ARGUMENT")
+        expectError(
+            try await client.get(FS.path(collection), query: [("orderBy", "a sideways")]), 400, "INVALID_ARGUMENT")
     }
 }
 
 /// Subcollections everywhere; root-level listings need a server of their own.
-@Suite("Subcollections")
+@Suite("Subcollections", .timeLimit(.minutes(2)))
 struct SubcollectionTests {
     @Test("create/get/list/patch/delete in subcollections; listCollectionIds on a document and on the root")
     func subcollections() async throws {
@@ -92,21 +143,32 @@ struct SubcollectionTests {
             expectJSON(post["fields"], FS.json(#"{"t":{"stringValue":"first"}}"#))
             try expectOK(try await client.document("users/a/posts/p1/comments/c1"))
 
-            #expect(try await client.listAll("users/a/posts", pageSize: 1).names == [FS.name("users/a/posts/p1"), FS.name("users/a/posts/p2")])
-            #expect(try await client.listAll("users", pageSize: 10).names == [FS.name("users/a")], "subcollection documents and missing parents are not listed")
+            #expect(
+                try await client.listAll("users/a/posts", pageSize: 1).names == [
+                    FS.name("users/a/posts/p1"), FS.name("users/a/posts/p2"),
+                ])
+            #expect(
+                try await client.listAll("users", pageSize: 10).names == [FS.name("users/a")],
+                "subcollection documents and missing parents are not listed")
             #expect(try await client.listAll("users/b/posts", pageSize: 10).names == [FS.name("users/b/posts/p3")])
 
             let patched = try expectOK(
-                try await client.request("PATCH", FS.path("users/a/posts/p2"), query: [("updateMask.fieldPaths", "t")], json: FS.document(#"{"t":{"stringValue":"second"}}"#)))
+                try await client.request(
+                    "PATCH", FS.path("users/a/posts/p2"), query: [("updateMask.fieldPaths", "t")],
+                    json: FS.document(#"{"t":{"stringValue":"second"}}"#)))
             expectJSON(patched["fields"], FS.json(#"{"t":{"stringValue":"second"}}"#))
 
-            let underA = try expectOK(try await client.request("POST", "\(FS.path("users/a")):listCollectionIds", json: "{}"))
+            let underA = try expectOK(
+                try await client.request("POST", "\(FS.path("users/a")):listCollectionIds", json: "{}"))
             expectJSON(underA, FS.json(#"{"collectionIds":["likes","posts"]}"#))
-            let underB = try expectOK(try await client.request("POST", "\(FS.path("users/b")):listCollectionIds", json: "{}"))
+            let underB = try expectOK(
+                try await client.request("POST", "\(FS.path("users/b")):listCollectionIds", json: "{}"))
             expectJSON(underB["collectionIds"], FS.json(#"["posts"]"#))
-            let underP1 = try expectOK(try await client.request("POST", "\(FS.path("users/a/posts/p1")):listCollectionIds", json: "{}"))
+            let underP1 = try expectOK(
+                try await client.request("POST", "\(FS.path("users/a/posts/p1")):listCollectionIds", json: "{}"))
             expectJSON(underP1["collectionIds"], FS.json(#"["comments"]"#))
-            let none = try expectOK(try await client.request("POST", "\(FS.path("users/zz")):listCollectionIds", json: "{}"))
+            let none = try expectOK(
+                try await client.request("POST", "\(FS.path("users/zz")):listCollectionIds", json: "{}"))
             #expect(none["collectionIds"] == nil || none["collectionIds"] == .array([]))
 
             let root = try expectOK(try await client.request("POST", "\(FS.root()):listCollectionIds", json: "{}"))
@@ -125,7 +187,8 @@ struct SubcollectionTests {
             }
             #expect(seen == ["alpha", "mid", "users", "zeta"])
 
-            let paged = try expectOK(try await client.request("POST", "\(FS.path("users/a")):listCollectionIds", json: #"{"pageSize":1}"#))
+            let paged = try expectOK(
+                try await client.request("POST", "\(FS.path("users/a")):listCollectionIds", json: #"{"pageSize":1}"#))
             expectJSON(paged["collectionIds"], FS.json(#"["likes"]"#))
             #expect(paged["nextPageToken"]?.stringValue?.isEmpty == false)
 

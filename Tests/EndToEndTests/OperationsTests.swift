@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The emulator wipe, durability across kill -9 and SIGTERM, metrics and logs: each test has its own server.
-@Suite("Operations")
+@Suite("Operations", .timeLimit(.minutes(2)))
 struct OperationsTests {
     static let wipePath = "/emulator/v1/projects/demo/databases/(default)/documents"
 
@@ -24,7 +24,9 @@ struct OperationsTests {
             #expect(try await client.listAll("a", pageSize: 10).names.isEmpty)
             let root = try expectOK(try await client.request("POST", "\(FS.root()):listCollectionIds", json: "{}"))
             #expect(root["collectionIds"] == nil || root["collectionIds"] == .array([]), "\(root)")
-            let batch = try expectOK(try await client.request("POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("a/1"))"]}"#))
+            let batch = try expectOK(
+                try await client.request(
+                    "POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("a/1"))"]}"#))
             #expect(batch[0]?["missing"] == .string(FS.name("a/1")))
 
             // The database works normally afterwards, including reusing the old IDs.
@@ -53,7 +55,9 @@ struct OperationsTests {
                         guard
                             let result = try? await server.client.request(
                                 "POST", FS.path("durable"), query: [("documentId", id)],
-                                json: FS.document(#"{"v":{"integerValue":"\#(value)"},"pad":{"stringValue":"\#(String(repeating: "p", count: 200))"}}"#))
+                                json: FS.document(
+                                    #"{"v":{"integerValue":"\#(value)"},"pad":{"stringValue":"\#(String(repeating: "p", count: 200))"}}"#
+                                ))
                         else { return }  // the server is gone
                         if result.status == 200 {
                             let count = acknowledged.withLock { acks in
@@ -71,7 +75,9 @@ struct OperationsTests {
             group.addTask {
                 let deadline = ContinuousClock.now + .seconds(60)
                 while acknowledged.withLock({ $0.count }) < target {
-                    if ContinuousClock.now > deadline { throw HarnessError("only \(acknowledged.withLock { $0.count }) creates acknowledged") }
+                    if ContinuousClock.now > deadline {
+                        throw HarnessError("only \(acknowledged.withLock { $0.count }) creates acknowledged")
+                    }
                     try await Task.sleep(for: .milliseconds(2))
                 }
                 let termination = try await server.kill9()
@@ -149,9 +155,13 @@ struct OperationsTests {
         let present = Set(listed.names.map(FS.id(of:)))
         var missing: [String] = []
         for key in acked {
-            for index in 0..<writesPerCommit where !present.contains("\(key)-\(index)") { missing.append("\(key)-\(index)") }
+            for index in 0..<writesPerCommit where !present.contains("\(key)-\(index)") {
+                missing.append("\(key)-\(index)")
+            }
         }
-        #expect(missing.isEmpty, "\(missing.count) documents of \(acked.count) acknowledged commits are missing: \(missing.prefix(10))")
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) documents of \(acked.count) acknowledged commits are missing: \(missing.prefix(10))")
         // Commits are atomic: every commit is wholly present or wholly absent.
         let keys = Set(present.map { String($0.split(separator: "-").first!) })
         for key in keys {
@@ -181,12 +191,14 @@ struct OperationsTests {
             for _ in 0..<7 { try expectOK(try await client.document("m/d")) }
             expectError(try await client.document("m/missing"), 404, "NOT_FOUND")
             for index in 0..<2 {
-                try expectOK(try await client.commit(#"[{"update":{"name":"\#(FS.name("m/c\(index)"))","fields":{}}}]"#))
+                try expectOK(
+                    try await client.commit(#"[{"update":{"name":"\#(FS.name("m/c\(index)"))","fields":{}}}]"#))
             }
 
             let after = try await client.get("/metrics")
             let text = after.text
-            #expect(Self.metric(text, #"hearth_http_requests_total{route="documents.get",status="200"}"#) == 7, "\(text)")
+            #expect(
+                Self.metric(text, #"hearth_http_requests_total{route="documents.get",status="200"}"#) == 7, "\(text)")
             #expect(Self.metric(text, #"hearth_http_requests_total{route="documents.get",status="404"}"#) == 1)
             #expect(Self.metric(text, #"hearth_http_requests_total{route="documents.commit",status="200"}"#) == 2)
             #expect(Self.metric(text, #"hearth_http_requests_total{route="documents.create",status="200"}"#) == 1)
@@ -197,14 +209,20 @@ struct OperationsTests {
 
             #expect(text.contains("# TYPE hearth_http_requests_total counter"))
             #expect(text.contains("# TYPE hearth_http_request_duration_seconds histogram"))
-            #expect(Self.metric(text, #"hearth_http_request_duration_seconds_bucket{route="documents.get",le="+Inf"}"#) == 8)
+            #expect(
+                Self.metric(text, #"hearth_http_request_duration_seconds_bucket{route="documents.get",le="+Inf"}"#) == 8
+            )
             #expect(Self.metric(text, #"hearth_http_request_duration_seconds_count{route="documents.get"}"#) == 8)
             #expect((Self.metric(text, #"hearth_http_request_duration_seconds_sum{route="documents.get"}"#) ?? -1) >= 0)
-            let buckets = text.split(separator: "\n").filter { $0.hasPrefix(#"hearth_http_request_duration_seconds_bucket{route="documents.get","#) }
+            let buckets = text.split(separator: "\n").filter {
+                $0.hasPrefix(#"hearth_http_request_duration_seconds_bucket{route="documents.get","#)
+            }
             let counts = buckets.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             #expect(counts.count >= 2 && counts == counts.sorted(), "buckets are cumulative: \(buckets)")
             for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-                #expect(line.split(separator: " ").count == 2 && Double(line.split(separator: " ").last!) != nil, "not a sample line: \(line)")
+                #expect(
+                    line.split(separator: " ").count == 2 && Double(line.split(separator: " ").last!) != nil,
+                    "not a sample line: \(line)")
             }
         }
     }
@@ -229,14 +247,21 @@ struct OperationsTests {
                 json: FS.document(#"{"other":{"stringValue":"\#(secretValue)-2"}}"#)))
         try expectOK(
             try await client.commit(
-                #"[{"update":{"name":"\#(FS.name("\(c)/\(secretID)-2"))","fields":{"s":{"stringValue":"\#(secretValue)"}}},"updateTransforms":[{"fieldPath":"t","setToServerValue":"REQUEST_TIME"}]}]"#))
-        try expectOK(try await client.request("POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("\(c)/\(secretID)"))"]}"#))
+                #"[{"update":{"name":"\#(FS.name("\(c)/\(secretID)-2"))","fields":{"s":{"stringValue":"\#(secretValue)"}}},"updateTransforms":[{"fieldPath":"t","setToServerValue":"REQUEST_TIME"}]}]"#
+            ))
+        try expectOK(
+            try await client.request(
+                "POST", "\(FS.root()):batchGet", json: #"{"documents":["\#(FS.name("\(c)/\(secretID)"))"]}"#))
         // Failures echo the input in the response, never in the log.
-        expectError(try await client.request("POST", FS.path(c), query: [("documentId", secretID)], json: "{}"), 409, "ALREADY_EXISTS")
         expectError(
-            try await client.request("POST", FS.path(c), json: FS.document(#"{"x":{"integerValue":"\#(secretValue)"}}"#)), 400,
+            try await client.request("POST", FS.path(c), query: [("documentId", secretID)], json: "{}"), 409,
+            "ALREADY_EXISTS")
+        expectError(
+            try await client.request(
+                "POST", FS.path(c), json: FS.document(#"{"x":{"integerValue":"\#(secretValue)"}}"#)), 400,
             "INVALID_ARGUMENT")
-        expectError(try await client.document("\(c)/\(secretID)", query: [("\(secretValue)", "1")]), 400, "INVALID_ARGUMENT")
+        expectError(
+            try await client.document("\(c)/\(secretID)", query: [("\(secretValue)", "1")]), 400, "INVALID_ARGUMENT")
         try expectOK(try await client.request("DELETE", FS.path("\(c)/\(secretID)")))
         #expect(try await server.stop() == .exit(0))
 
@@ -248,11 +273,17 @@ struct OperationsTests {
                 Issue.record("log line is not a JSON object: \(line)")
                 continue
             }
-            #expect(members["level"]?.stringValue != nil && members["msg"]?.stringValue != nil && members["ts"]?.stringValue != nil, "\(line)")
+            #expect(
+                members["level"]?.stringValue != nil && members["msg"]?.stringValue != nil
+                    && members["ts"]?.stringValue != nil, "\(line)")
             if members["msg"] == .string("request") { requests.append(object) }
         }
         #expect(requests.count >= 11, "one request line per request: \(requests.count)")
-        #expect(requests.contains { $0["method"] == .string("POST") && $0["status"] == .integer(200) && $0["route"] == .string("documents.create") })
+        #expect(
+            requests.contains {
+                $0["method"] == .string("POST") && $0["status"] == .integer(200)
+                    && $0["route"] == .string("documents.create")
+            })
         #expect(requests.contains { $0["status"] == .integer(409) })
         for secret in [secretID, secretValue, secretCollection] {
             #expect(!stderr.contains(secret), "the log must not contain \(secret)")

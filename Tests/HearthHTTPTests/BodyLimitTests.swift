@@ -1,11 +1,10 @@
-import HearthHTTP
 import Testing
 
 @testable import HearthHTTP
 
 @Suite struct BodyLimitTests {
     private func limitedServer(_ seen: Locked<[HTTPRequest]>) throws -> HTTPServer {
-        try startServer(configure: { $0.maxBodyBytes = 1024 }) { request in
+        try startServer(maxBodyBytes: 1024) { request in
             seen.update { $0.append(request) }
             if request.bodyTooLarge {
                 return .response(.json(status: 413, bytes: Array("{\"error\":\"too large\"}".utf8)))

@@ -3,7 +3,7 @@ import HearthHTTP
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 @Suite struct ServerBasicsTests {

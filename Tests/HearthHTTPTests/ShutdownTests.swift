@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import HearthHTTP
 import Testing
 
 @testable import HearthHTTP
@@ -73,6 +72,8 @@ import Testing
             stream.send("data: bye\n\n")
             stream.onClose { closedCount.update { $0 += 1 } }
         }
+        // A handler that reacts by stopping the server again must not deadlock the stop that ran it.
+        streams.value[0].onClose { server.stop() }
         server.stop()
         #expect(closedCount.value == 3)
         for client in clients {

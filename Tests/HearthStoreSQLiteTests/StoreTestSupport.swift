@@ -29,7 +29,7 @@ extension DocumentStore {
     /// Commits and waits for the outcome.
     func commit(_ writes: [Write]) async -> Result<CommitResult, HearthError> {
         await withCheckedContinuation { continuation in
-            commit(writes) { continuation.resume(returning: $0) }
+            commit(writes, in: DatabaseName(project: "test")) { continuation.resume(returning: $0) }
         }
     }
 

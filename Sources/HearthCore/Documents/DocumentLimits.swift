@@ -2,14 +2,14 @@
 public enum DocumentLimits {
     /// The largest document, in Firestore's storage-size bytes (1 MiB).
     public static let maxDocumentBytes = 1_048_576
-    /// The deepest nesting of maps and arrays: a top-level field is at depth 1.
+    /// The deepest nesting of maps and arrays below a top-level field (which is at depth 0), as Firestore counts.
     public static let maxDepth = 20
 
     /// Checks a document's size and nesting depth.
     /// - Throws: `INVALID_ARGUMENT` saying which limit was passed.
     public static func validate(fields: [String: Value], path: ResourcePath) throws(HearthError) {
         for (name, value) in fields {
-            if depth(of: value) > maxDepth {
+            if depth(of: value) - 1 > maxDepth {
                 throw .invalidArgument(
                     "Document \"\(path)\" has field \"\(name)\" nested deeper than \(maxDepth) levels of maps and arrays.")
             }

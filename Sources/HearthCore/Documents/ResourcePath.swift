@@ -39,6 +39,9 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         if id.isEmpty {
             throw .invalidArgument("Path \"\(path)\" has an empty segment; IDs cannot be empty.")
         }
+        if id.contains("/") {
+            throw .invalidArgument("ID \"\(id.prefix(64))\" contains \"/\"; IDs cannot contain slashes.")
+        }
         if id == "." || id == ".." {
             throw .invalidArgument("Path \"\(path)\" has an ID \"\(id)\"; IDs cannot be \".\" or \"..\".")
         }

@@ -73,8 +73,16 @@ extension Value {
             guard case .object(let point) = payload, Set(point.keys).isSubset(of: ["latitude", "longitude"]) else {
                 throw invalid("geoPointValue must be {\"latitude\": number, \"longitude\": number}")
             }
-            let latitude = point["latitude"]?.doubleValue ?? 0
-            let longitude = point["longitude"]?.doubleValue ?? 0
+            func coordinate(_ name: String) throws(HearthError) -> Double {
+                switch point[name] {
+                case nil, .null?: return 0
+                case .integer(let number)?: return Double(number)
+                case .double(let number)?: return number
+                default: throw invalid("geoPointValue.\(name) must be a number")
+                }
+            }
+            let latitude = try coordinate("latitude")
+            let longitude = try coordinate("longitude")
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw invalid("latitude must be within [-90, 90] and longitude within [-180, 180]")
             }

@@ -50,10 +50,11 @@ public enum WriteApplier {
     /// Applies one write to the current state of its document.
     /// - Throws: `NOT_FOUND`, `ALREADY_EXISTS` or `FAILED_PRECONDITION` when the precondition fails;
     ///   `INVALID_ARGUMENT` when the result breaks a document limit.
-    public static func apply(_ write: Write, to current: DocumentSnapshot?, commitTime: Timestamp) throws(HearthError)
-        -> Outcome
-    {
-        try check(write.precondition, on: current, path: write.path)
+    /// - Parameter database: names the document in error messages, as Firestore does.
+    public static func apply(
+        _ write: Write, to current: DocumentSnapshot?, commitTime: Timestamp, database: DatabaseName? = nil
+    ) throws(HearthError) -> Outcome {
+        try check(write.precondition, on: current, name: database?.name(of: write.path) ?? write.path.description)
         var fields: [String: Value]
         switch write.operation {
         case .delete:
@@ -88,21 +89,21 @@ public enum WriteApplier {
         return Outcome(document: document, transformResults: results, changed: changed)
     }
 
-    private static func check(_ precondition: Precondition?, on current: DocumentSnapshot?, path: ResourcePath)
+    private static func check(_ precondition: Precondition?, on current: DocumentSnapshot?, name: String)
         throws(HearthError)
     {
         switch precondition {
         case nil:
             return
         case .exists(true)?:
-            if current == nil { throw .notFound("No document to update: \(path)") }
+            if current == nil { throw .notFound("No document to update: \(name)") }
         case .exists(false)?:
-            if current != nil { throw .alreadyExists("Document already exists: \(path)") }
+            if current != nil { throw .alreadyExists("Document already exists: \(name)") }
         case .updateTime(let time)?:
-            guard let current else { throw .notFound("No document to update: \(path)") }
+            guard let current else { throw .notFound("No document to update: \(name)") }
             if current.updateTime != time {
                 throw .failedPrecondition(
-                    "The document \(path) was last updated at \(current.updateTime), not at the precondition's \(time).")
+                    "The document \(name) was last updated at \(current.updateTime), not at the precondition's \(time).")
             }
         }
     }

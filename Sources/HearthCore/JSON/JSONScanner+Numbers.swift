@@ -74,7 +74,8 @@ extension JSONScanner {
         }
         index = i
 
-        if isInteger && !truncated {
+        // "-0" keeps its sign as a double: no Int64 can, and proto3 JSON readers treat -0 as negative zero.
+        if isInteger && !truncated && !(negative && mantissa == 0) {
             if negative, mantissa <= UInt64(Int64.max) + 1 {
                 return .integer(Int64(bitPattern: 0 &- mantissa))
             }

@@ -42,7 +42,7 @@ extension DocumentsAPI {
             exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
         let write = Write(path: route.path, operation: .delete, precondition: precondition)
         return .deferred { respond in
-            store.commit([write]) { result in
+            store.commit([write], in: route.database) { result in
                 switch result {
                 case .success: respond(Responses.emptyObject)
                 case .failure(let error): respond(Responses.error(error))
@@ -66,7 +66,7 @@ extension DocumentsAPI {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
         return .deferred { [writes] respond in
-            store.commit(writes) { result in
+            store.commit(writes, in: route.database) { result in
                 switch result {
                 case .success(let commit): respond(Responses.json(Self.encode(commit)))
                 case .failure(let error): respond(Responses.error(error))
@@ -78,7 +78,7 @@ extension DocumentsAPI {
     /// Commits one write and answers with the resulting document.
     private func commitOne(_ write: Write, database: DatabaseName, mask: [FieldPath]?) -> HTTPReply {
         .deferred { respond in
-            store.commit([write]) { result in
+            store.commit([write], in: database) { result in
                 do throws(HearthError) {
                     guard let document = try result.get().writeResults.first?.document else {
                         throw .internal("The commit returned no document.")
@@ -99,7 +99,7 @@ extension DocumentsAPI {
 
     /// A `CommitResponse`: `writeResults` (update time and transform results each) and `commitTime`.
     static func encode(_ commit: CommitResult) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"writeResults":["#.utf8)
+        var out: [UInt8] = Array((commit.writeResults.isEmpty ? "{" : #"{"writeResults":["#).utf8)
         for (index, result) in commit.writeResults.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
@@ -121,7 +121,7 @@ extension DocumentsAPI {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: #"],"commitTime":""#.utf8)
+        out.append(contentsOf: (commit.writeResults.isEmpty ? #""commitTime":""# : #"],"commitTime":""#).utf8)
         out.append(contentsOf: commit.commitTime.rfc3339.utf8)
         out.append(contentsOf: #""}"#.utf8)
         return out

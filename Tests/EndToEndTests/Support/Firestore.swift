@@ -54,7 +54,9 @@ enum FS {
 
     /// Parses an RFC 3339 time from a response.
     static func time(_ value: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) throws -> Timestamp {
-        let text = try #require(value?.stringValue, "expected an RFC 3339 string, got \(String(describing: value))", sourceLocation: sourceLocation)
+        let text = try #require(
+            value?.stringValue, "expected an RFC 3339 string, got \(String(describing: value))",
+            sourceLocation: sourceLocation)
         return try #require(Timestamp(rfc3339: text), "not an RFC 3339 time: \(text)", sourceLocation: sourceLocation)
     }
 
@@ -67,7 +69,8 @@ enum FS {
 
 /// Compares JSON and, on a mismatch, reports the members that differ as compact JSON.
 func expectJSON(
-    _ actual: JSONValue?, _ expected: JSONValue, _ comment: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    _ actual: JSONValue?, _ expected: JSONValue, _ comment: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard let actual else {
         Issue.record("missing; expected \(expected.jsonString) \(comment)", sourceLocation: sourceLocation)
@@ -77,11 +80,15 @@ func expectJSON(
     if case .object(let got) = actual, case .object(let want) = expected {
         var lines: [String] = []
         for key in Set(got.keys).union(want.keys).sorted() where got[key] != want[key] {
-            lines.append("  \(key): got \(got[key]?.jsonString ?? "nothing"), expected \(want[key]?.jsonString ?? "nothing")")
+            lines.append(
+                "  \(key): got \(got[key]?.jsonString ?? "nothing"), expected \(want[key]?.jsonString ?? "nothing")")
         }
-        Issue.record("JSON objects differ \(comment):\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        Issue.record(
+            "JSON objects differ \(comment):\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
     } else {
-        Issue.record("got \(actual.jsonString.prefix(2000)), expected \(expected.jsonString.prefix(2000)) \(comment)", sourceLocation: sourceLocation)
+        Issue.record(
+            "got \(actual.jsonString.prefix(2000)), expected \(expected.jsonString.prefix(2000)) \(comment)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -105,7 +112,9 @@ func expectError(
     let message = error["message"]?.stringValue ?? ""
     #expect(message.count >= 10, "the message should say what is wrong: \(result)", sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(message.contains(fragment), "message should mention \"\(fragment)\": \(message)", sourceLocation: sourceLocation)
+        #expect(
+            message.contains(fragment), "message should mention \"\(fragment)\": \(message)",
+            sourceLocation: sourceLocation)
     }
     return message
 }

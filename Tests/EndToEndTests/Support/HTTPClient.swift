@@ -49,7 +49,8 @@ final class HTTPClient: @unchecked Sendable {
 
     /// Percent-encodes a query name or value (everything but RFC 3986 unreserved characters).
     static func encodeQuery(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed)!
     }

@@ -98,7 +98,8 @@ final class ChildProcess: @unchecked Sendable {
     var termination: Termination? {
         guard !process.isRunning else { return nil }
         liveProcesses.withLock { _ = $0.remove(process.processIdentifier) }
-        return process.terminationReason == .exit ? .exit(process.terminationStatus) : .signal(process.terminationStatus)
+        return process.terminationReason == .exit
+            ? .exit(process.terminationStatus) : .signal(process.terminationStatus)
     }
 
     /// Waits (bounded) for the process to end.
@@ -108,7 +109,8 @@ final class ChildProcess: @unchecked Sendable {
             if let termination { return termination }
             if ContinuousClock.now >= deadline {
                 kill(pid, SIGKILL)
-                throw HarnessError("hearth (pid \(pid)) did not exit within \(timeout); killed it. stderr:\n\(stderr.suffix(2000))")
+                throw HarnessError(
+                    "hearth (pid \(pid)) did not exit within \(timeout); killed it. stderr:\n\(stderr.suffix(2000))")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -120,13 +122,17 @@ final class ChildProcess: @unchecked Sendable {
     func removeLogs() { logs.remove() }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let pid = process.processIdentifier
+        if process.isRunning { kill(pid, SIGKILL) }
+        liveProcesses.withLock { _ = $0.remove(pid) }
         logs.remove()
     }
 }
 
 /// Runs `hearth` with `arguments` to completion: the command-line contract outside `serve`.
-func runHearth(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+func runHearth(
+    _ arguments: [String], environment: [String: String] = [:]
+) async throws -> (
     termination: Termination, stdout: String, stderr: String
 ) {
     let child = try ChildProcess(arguments: arguments, environment: environment)
@@ -185,13 +191,19 @@ final class HearthProcess: Sendable {
     /// Starts a server and waits (at most 20 s) for its `listening on` line. With `dataDirectory`, the server
     /// reuses it (a restart); otherwise it gets a fresh temporary one. The directory is removed when this object
     /// goes away, unless ownership was passed on by `restart()`.
-    static func start(_ options: Options = Options(), dataDirectory: TemporaryDirectory? = nil) async throws -> HearthProcess {
+    static func start(
+        _ options: Options = Options(), dataDirectory: TemporaryDirectory? = nil
+    ) async throws -> HearthProcess {
         let directory = try dataDirectory ?? TemporaryDirectory()
         var arguments = ["serve"]
         var environment = options.environment
         if let host = options.host { arguments += ["--host", host] }
         if let port = options.port { arguments += ["--port", port] }
-        if options.dataAsFlag { arguments += ["--data", directory.path] } else { environment["HEARTH_DATA"] = directory.path }
+        if options.dataAsFlag {
+            arguments += ["--data", directory.path]
+        } else {
+            environment["HEARTH_DATA"] = directory.path
+        }
         if options.dev { arguments.append("--dev") }
         if let project = options.project { arguments += ["--project", project] }
         if let level = options.logLevel { arguments += ["--log-level", level] }
@@ -207,12 +219,14 @@ final class HearthProcess: Sendable {
             }
             if let termination = child.termination {
                 if dataDirectory == nil { directory.remove() }
-                throw HarnessError("hearth serve ended (\(termination)) before listening. stderr:\n\(child.stderr.suffix(4000))")
+                throw HarnessError(
+                    "hearth serve ended (\(termination)) before listening. stderr:\n\(child.stderr.suffix(4000))")
             }
             if ContinuousClock.now >= deadline {
                 child.signal(SIGKILL)
                 if dataDirectory == nil { directory.remove() }
-                throw HarnessError("hearth serve printed no listening line within 20 s. stderr:\n\(child.stderr.suffix(4000))")
+                throw HarnessError(
+                    "hearth serve printed no listening line within 20 s. stderr:\n\(child.stderr.suffix(4000))")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -301,7 +315,9 @@ struct SharedHearth: SuiteTrait, TestScoping {
             throw error
         }
         let termination = try await server.stop()
-        #expect(termination == .exit(0), "shared server stopped with \(termination); stderr:\n\(server.stderr.suffix(2000))")
+        #expect(
+            termination == .exit(0), "shared server stopped with \(termination); stderr:\n\(server.stderr.suffix(2000))"
+        )
     }
 }
 

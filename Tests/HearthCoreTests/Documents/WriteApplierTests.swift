@@ -37,8 +37,8 @@ private func isInteger(_ value: Value) -> Bool {
         let write = { (precondition: Precondition) in
             Write(path: path, operation: .update(fields: [:], mask: nil), precondition: precondition)
         }
-        #expect(throws: HearthError.notFound("No document to update: c/d")) {
-            try WriteApplier.apply(write(.exists(true)), to: nil, commitTime: t2)
+        #expect(throws: HearthError.notFound("No document to update: projects/p/databases/(default)/documents/c/d")) {
+            try WriteApplier.apply(write(.exists(true)), to: nil, commitTime: t2, database: DatabaseName(project: "p"))
         }
         #expect(throws: HearthError.alreadyExists("Document already exists: c/d")) {
             try WriteApplier.apply(write(.exists(false)), to: existing([:]), commitTime: t2)
@@ -103,11 +103,11 @@ private func isInteger(_ value: Value) -> Bool {
 
     @Test func nestingDeeperThanTwentyIsRejected() {
         var value = Value.integer(1)
-        for _ in 0..<20 { value = .map(["m": value]) }
+        for _ in 0..<21 { value = .map(["m": value]) }
         let write = Write(path: path, operation: .update(fields: ["deep": value], mask: nil))
         #expect(throws: HearthError.self) { try WriteApplier.apply(write, to: nil, commitTime: t2) }
         var shallow = Value.integer(1)
-        for _ in 0..<19 { shallow = .map(["m": shallow]) }
+        for _ in 0..<20 { shallow = .map(["m": shallow]) }
         let ok = Write(path: path, operation: .update(fields: ["deep": shallow], mask: nil))
         #expect(throws: Never.self) { try WriteApplier.apply(ok, to: nil, commitTime: t2) }
     }

@@ -8,7 +8,7 @@ struct JSONParserValidTests {
         ("true", .bool(true)),
         ("false", .bool(false)),
         ("0", .integer(0)),
-        ("-0", .integer(0)),
+        ("-0", .double(-0.0)),
         ("7", .integer(7)),
         ("-12", .integer(-12)),
         ("1.5", .double(1.5)),

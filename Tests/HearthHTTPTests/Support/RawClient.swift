@@ -26,7 +26,7 @@ final class RawClient {
 
     /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds so a broken server fails the test.
     init(port: Int, timeout: Int = 20, receiveBuffer: Int? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, streamSocketType, 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -34,6 +34,11 @@ final class RawClient {
         if var size = receiveBuffer.map(Int32.init) {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
+        var nosigpipe: Int32 = 1
+        #if !os(Linux)
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &nosigpipe, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        _ = nosigpipe
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -44,7 +49,7 @@ final class RawClient {
             }
         }
         guard result == 0 else {
-            Glibc.close(fd)
+            closeSocket(fd)
             throw Failure(description: "connect() failed: errno \(errno)")
         }
     }
@@ -54,7 +59,7 @@ final class RawClient {
     func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(fd)
+        closeSocket(fd)
     }
 
     func send(_ text: String) throws {
@@ -64,7 +69,7 @@ final class RawClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0) }
             guard written > 0 else { throw Failure(description: "send() failed: errno \(errno)") }
             offset += written
         }
@@ -108,7 +113,10 @@ final class RawClient {
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.append(
-                (name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                (
+                    name: String(line[..<colon]),
+                    value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                ))
         }
         return Response(status: status, headers: headers, body: [])
     }
@@ -164,7 +172,8 @@ final class RawClient {
 
     private func firstRange(of delimiter: [UInt8]) -> Range<Int>? {
         guard buffer.count >= delimiter.count else { return nil }
-        for start in 0...(buffer.count - delimiter.count) where buffer[start..<(start + delimiter.count)].elementsEqual(delimiter) {
+        for start in 0...(buffer.count - delimiter.count)
+        where buffer[start..<(start + delimiter.count)].elementsEqual(delimiter) {
             return start..<(start + delimiter.count)
         }
         return nil
@@ -190,3 +199,23 @@ final class RawClient {
         return Array(chunk[..<count])
     }
 }
+
+// Free functions, because inside `RawClient` the names `close` and `send` mean its own methods.
+
+private func closeSocket(_ fd: Int32) {
+    _ = close(fd)
+}
+
+private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if os(Linux)
+    send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    #else
+    send(fd, bytes.baseAddress, bytes.count, 0)
+    #endif
+}
+
+#if os(Linux)
+private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+#else
+private let streamSocketType = SOCK_STREAM
+#endif

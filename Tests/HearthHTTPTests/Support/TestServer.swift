@@ -5,13 +5,12 @@ import Synchronization
 
 /// Starts a server on 127.0.0.1 with a free port, answering with `reply`.
 func startServer(
-    configure: (inout HTTPServer.Configuration) -> Void = { _ in },
-    _ reply: @escaping @Sendable (HTTPRequest) -> HTTPReply
+    maxBodyBytes: Int = 10 * 1024 * 1024, _ reply: @escaping @Sendable (HTTPRequest) -> HTTPReply
 ) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration()
     configuration.port = 0
     configuration.threads = 2
-    configure(&configuration)
+    configuration.maxBodyBytes = maxBodyBytes
     let server = HTTPServer(configuration: configuration, responder: HTTPClosureResponder(reply))
     try server.start()
     return server

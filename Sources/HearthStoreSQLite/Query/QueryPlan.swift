@@ -1,0 +1,61 @@
+import HearthCore
+import HearthStore
+
+/// How one AND-group of a query is read: which index, which key ranges, which direction.
+enum ScanPlan: Sendable, Equatable {
+    /// One collection's documents by ID.
+    case names(descending: Bool)
+    /// Every document with the collection ID below the parent, by full name (collection-group scope).
+    case groupNames(descending: Bool)
+    /// A single-field index in key order, then ID.
+    case field(name: String, kind: IndexEntry.Kind, ranges: RangeSet, descending: Bool)
+    /// Equality index streams joined by document ID (zig-zag merge).
+    case ids(IDPlan, descending: Bool)
+    /// A declared composite index in key order, then name.
+    case composite(indexID: Int64, scope: String, prefix: [UInt8], ranges: RangeSet, descending: Bool)
+    /// Named documents (`__name__ ==` or `in`), looked up directly.
+    case documents([ResourcePath])
+}
+
+/// A stream of document IDs in ID order, built from single-field equality index entries.
+indirect enum IDPlan: Sendable, Equatable {
+    /// The documents whose field has one key (`==`, `array-contains`, `IS_NULL`, `IS_NAN`).
+    case point(field: String, kind: IndexEntry.Kind, key: [UInt8])
+    /// Any of several streams (`in`, `array-contains-any`).
+    case union([IDPlan])
+    /// Every stream at once (several equalities).
+    case intersection([IDPlan])
+}
+
+/// The plan of one AND-group.
+struct ConjunctPlan: Sendable, Equatable {
+    var scan: ScanPlan
+    /// Whether every index entry the scan yields is a result (no residual filter, no cursor): counts can then be
+    /// answered from the index alone.
+    var exact: Bool
+}
+
+extension ScanPlan: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .names(let descending): return "collection scan by ID\(descending ? " (descending)" : "")"
+        case .groupNames(let descending): return "collection-group scan by name\(descending ? " (descending)" : "")"
+        case .field(let name, let kind, let ranges, let descending):
+            return "single-field index \(name)\(kind == .arrayElement ? " (array-contains)" : "") over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
+        case .ids(let plan, let descending): return "zig-zag merge of \(plan)\(descending ? " (descending)" : "")"
+        case .composite(let id, _, _, let ranges, let descending):
+            return "composite index #\(id) over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
+        case .documents(let paths): return "direct lookup of \(paths.count) document(s)"
+        }
+    }
+}
+
+extension IDPlan: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .point(let field, let kind, _): return "\(field)\(kind == .arrayElement ? "[contains]" : "")"
+        case .union(let plans): return "any(\(plans.map(\.description).joined(separator: ", ")))"
+        case .intersection(let plans): return "all(\(plans.map(\.description).joined(separator: ", ")))"
+        }
+    }
+}
