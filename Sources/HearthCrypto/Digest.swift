@@ -1,0 +1,53 @@
+internal import COpenSSL
+
+/// SHA-256 (FIPS 180-4).
+public enum SHA256 {
+    /// The 32-byte digest of `data`.
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(data)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                _ = COpenSSL.SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        return digest
+    }
+}
+
+/// HMAC-SHA-256 (RFC 2104).
+public enum HMACSHA256 {
+    /// The 32-byte authentication code of `data` under `key`.
+    public static func authenticationCode(for data: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
+        var code = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let keyBytes = Array(key)
+        let dataBytes = Array(data)
+        keyBytes.withUnsafeBufferPointer { keyBuffer in
+            dataBytes.withUnsafeBufferPointer { dataBuffer in
+                _ = HMAC(
+                    EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress, dataBuffer.count,
+                    &code, &length)
+            }
+        }
+        return Array(code.prefix(Int(length)))
+    }
+}
+
+/// Comparisons whose running time does not depend on where two secrets first differ.
+public enum ConstantTime {
+    /// Whether `lhs` and `rhs` hold the same bytes. Lengths are not secret (a token's length is public), so
+    /// unequal lengths return early.
+    public static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.isEmpty { return true }
+        return lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0 }
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes, compared in constant time.
+    public static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        equals(Array(lhs.utf8), Array(rhs.utf8))
+    }
+}
