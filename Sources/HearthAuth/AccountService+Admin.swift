@@ -1,0 +1,136 @@
+public import HearthCore
+import HearthCrypto
+
+extension AccountService {
+    /// `accounts:lookup` for a client: the caller's own account.
+    public func lookup(idToken: String?) throws(AuthError) -> UserRecord {
+        guard let idToken, !idToken.isEmpty else { throw AuthError.missingIDToken }
+        return try account(forIDToken: idToken).user
+    }
+
+    /// `accounts:lookup` for an admin: every account matching any of the uids, emails or phone numbers, each once.
+    public func lookup(uids: [String], emails: [String], phoneNumbers: [String]) throws(AuthError) -> [UserRecord] {
+        try database.read { db in
+            var found: [UserRecord] = []
+            var seen: Set<String> = []
+            func add(_ user: UserRecord?) {
+                if let user, seen.insert(user.uid).inserted { found.append(user) }
+            }
+            for uid in uids { add(try UserRows.user(uid: uid, in: db)) }
+            for email in emails { add(try UserRows.user(email: Validation.canonicalEmail(email), in: db)) }
+            for phone in phoneNumbers { add(try UserRows.user(phoneNumber: phone, in: db)) }
+            return found
+        }
+    }
+
+    /// `accounts:delete`: the caller's own account (client, by ID token) or any (admin, by uid).
+    public func delete(idToken: String?, localID: String?, context: RequestContext) throws(AuthError) {
+        let uid: String
+        if context.isAdmin, idToken == nil {
+            guard let localID, !localID.isEmpty else { throw AuthError.missingLocalID }
+            uid = localID
+        } else {
+            guard let idToken, !idToken.isEmpty else { throw AuthError.missingIDToken }
+            uid = try account(forIDToken: idToken).user.uid
+        }
+        let deleted = try database.write { db in try UserRows.delete(uid: uid, in: db) }
+        guard deleted else { throw AuthError.userNotFound }
+        log(.info, "account deleted", [:])
+    }
+
+    /// `accounts:batchDelete` (admin): deletes up to 1000 accounts; enabled ones only with `force`.
+    /// Returns the refused ones as (index, uid, message).
+    public func batchDelete(uids: [String], force: Bool) throws(AuthError) -> [(index: Int, uid: String, message: String)] {
+        guard !uids.isEmpty, uids.count <= 1000 else { throw AuthError("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
+        return try database.write { db in
+            var refused: [(index: Int, uid: String, message: String)] = []
+            for (index, uid) in uids.enumerated() {
+                guard let user = try UserRows.user(uid: uid, in: db) else { continue }
+                if !user.disabled && !force {
+                    refused.append((index, uid, "NOT_DISABLED : Disable the account before batch deletion."))
+                } else {
+                    try UserRows.delete(uid: uid, in: db)
+                }
+            }
+            return refused
+        }
+    }
+
+    /// `accounts:batchGet` (admin): one page of accounts in uid order after `pageToken` (the last uid of the
+    /// previous page). The next page token is set whenever the page is full.
+    public func listUsers(maxResults: Int, pageToken: String?) throws(AuthError) -> (users: [UserRecord], nextPageToken: String?) {
+        let limit = min(max(maxResults, 1), 1000)
+        let users = try database.read { db in try UserRows.page(after: pageToken, limit: limit, in: db) }
+        return (users, users.count == limit ? users.last?.uid : nil)
+    }
+
+    /// `accounts:query` (admin): the number of accounts, and unless `countOnly` up to `limit` of them from `offset`
+    /// in uid order.
+    public func queryUsers(limit: Int, offset: Int, countOnly: Bool) throws(AuthError) -> (count: Int, users: [UserRecord]) {
+        try database.read { db in
+            let count = try UserRows.count(in: db)
+            guard !countOnly else { return (count, []) }
+            let rows = try db.fetchAll(
+                "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))")
+            return (count, rows.map(UserRows.decode))
+        }
+    }
+
+    /// Every account, in uid order: for `hearth users list`.
+    public func allUsers() throws(AuthError) -> [UserRecord] {
+        var users: [UserRecord] = []
+        var token: String?
+        repeat {
+            let page = try listUsers(maxResults: 1000, pageToken: token)
+            users += page.users
+            token = page.nextPageToken
+        } while token != nil
+        return users
+    }
+
+    /// Development mode's wipe (`DELETE /emulator/v1/projects/{p}/accounts`).
+    public func deleteAllAccounts() throws(AuthError) {
+        try database.write { db in try UserRows.deleteAll(in: db) }
+        devCodes.removeAll()
+    }
+
+    // MARK: Credentials and keys
+
+    /// The caller behind an ID token, for every other API (`request.auth` in rules): refuses tokens that are
+    /// malformed, unsigned, foreign, expired or revoked, and tokens of deleted or disabled accounts.
+    public func authContext(idToken: String) throws(AuthError) -> AuthContext {
+        let (verified, _) = try account(forIDToken: idToken)
+        return AuthContext(uid: verified.uid, claims: verified.claims, isAdmin: false)
+    }
+
+    /// Checks an ID token's signature, issuer, audience and lifetime only — no account lookup.
+    public func verifyIDToken(_ token: String) throws(AuthError) -> VerifiedIDToken {
+        try idTokens.verify(token)
+    }
+
+    /// Whether `credential` (the part after `Bearer `) is the admin credential: the configured admin key, or `owner`
+    /// in development mode (what the Admin SDKs send to an emulator host). Compared in constant time.
+    public func isAdminCredential(_ credential: String) -> Bool {
+        if let key = configuration.adminKey, !key.isEmpty, ConstantTime.equals(credential, key) { return true }
+        return configuration.devMode && credential.lowercased() == "owner"
+    }
+
+    /// The public signing keys as JWKs (`{"keys":[…]}` members), newest first.
+    public func publishedKeys() -> [[String: String]] {
+        keys.published().map { $0.publicKey.jwk(keyID: $0.id) }
+    }
+
+    /// Makes a new signing key; the old one keeps verifying until the tokens it signed have expired.
+    /// - Returns: the new key's ID.
+    @discardableResult
+    public func rotateSigningKey() throws(AuthError) -> String {
+        let id = try keys.rotate()
+        log(.info, "signing key rotated", ["kid": id])
+        return id
+    }
+
+    /// The signing keys on record, oldest first: (ID, created, retired) in Unix seconds.
+    public func signingKeys() -> [(id: String, createdAt: Int64, retiredAt: Int64?)] {
+        keys.all().map { ($0.id, $0.createdAt, $0.retiredAt) }
+    }
+}
