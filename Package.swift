@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto"], swiftSettings: swiftSettings),
+            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),
