@@ -7,15 +7,31 @@ public protocol DocumentStore: Sendable {
     /// Commits writes atomically: all of them land with one commit time, or none does. The completion runs
     /// once the commit is durable (or failed), on a thread of the store's choosing. `database` names documents
     /// in error messages.
+    /// With a read-write `transaction`, the commit first checks that nothing the transaction read has changed
+    /// (`ABORTED` otherwise) and then ends the transaction.
     func commit(
-        _ writes: [Write], in database: DatabaseName,
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
 
-    /// The document at a path, or `nil`.
-    func document(at path: ResourcePath) throws(HearthError) -> StoredDocument?
+    /// The documents at several paths, read from one consistent snapshot; `nil` where missing. In a
+    /// transaction, read-only ones read its snapshot and read-write ones record what they read.
+    func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?]
 
-    /// The documents at several paths, read from one consistent snapshot; `nil` where missing.
-    func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?]
+    /// The documents a query matches, answered from indexes (`FAILED_PRECONDITION` naming the composite
+    /// index to declare when none can serve it). Pass a query as decoded; the store normalizes it.
+    func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults
+
+    /// Aggregates (`count`, `sum`, `avg`) over a query's matches.
+    func runAggregation(_ query: AggregationQuery, transaction: TransactionID?) throws(HearthError) -> AggregationResults
+
+    /// Starts a transaction.
+    func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID
+
+    /// Ends a transaction without committing. Unknown IDs are an error, as in Firestore.
+    func rollback(_ transaction: TransactionID) throws(HearthError)
+
+    /// Declared composite indexes and whether each is ready.
+    func indexStatuses() -> [IndexStatus]
 
     /// One page of a collection's documents.
     func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage
@@ -180,5 +196,25 @@ public struct StoreStatistics: Sendable, Equatable {
         self.writes = writes
         self.failedCommits = failedCommits
         self.databaseBytes = databaseBytes
+    }
+}
+
+extension DocumentStore {
+    /// Commits outside any transaction.
+    public func commit(
+        _ writes: [Write], in database: DatabaseName,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
+    ) {
+        commit(writes, in: database, transaction: nil, completion: completion)
+    }
+
+    /// The document at a path, or `nil`.
+    public func document(at path: ResourcePath, transaction: TransactionID? = nil) throws(HearthError) -> StoredDocument? {
+        try documents(at: [path], transaction: transaction)[0]
+    }
+
+    /// The documents at several paths outside any transaction.
+    public func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] {
+        try documents(at: paths, transaction: nil)
     }
 }

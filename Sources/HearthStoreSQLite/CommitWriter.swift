@@ -9,7 +9,7 @@ import Synchronization
 /// commit's failed precondition rolls back that commit alone; the acknowledgements go out after `COMMIT`.
 final class CommitWriter: Sendable {
     enum Job: Sendable {
-        case commit([Write], DatabaseName, @Sendable (Result<CommitResult, HearthError>) -> Void)
+        case commit([Write], DatabaseName, TransactionRegistry.ReadSet?, @Sendable (Result<CommitResult, HearthError>) -> Void)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
@@ -106,8 +106,8 @@ final class CommitWriter: Sendable {
             try connection.transaction(.immediate) {
                 for job in jobs {
                     switch job {
-                    case .commit(let batch, let database, let completion):
-                        let result = runCommit(batch, database: database)
+                    case .commit(let batch, let database, let reads, let completion):
+                        let result = runCommit(batch, database: database, reads: reads)
                         if case .success = result {
                             committed += 1
                             writes += batch.count
@@ -140,11 +140,12 @@ final class CommitWriter: Sendable {
     }
 
     /// One commit in its own savepoint: every write or none.
-    private func runCommit(_ writes: [Write], database: DatabaseName) -> Result<CommitResult, HearthError> {
+    private func runCommit(_ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?) -> Result<CommitResult, HearthError> {
         let commitTime = nextCommitTime()
         do {
             let results = try connection.savepoint("commit") { () throws -> [WriteResult] in
-                try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
+                if let reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
+                return try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
             }
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
         } catch let error as HearthError {
@@ -225,7 +226,7 @@ final class CommitWriter: Sendable {
 
     private static func fail(_ job: Job, _ error: HearthError) {
         switch job {
-        case .commit(_, _, let completion): completion(.failure(error))
+        case .commit(_, _, _, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
         }

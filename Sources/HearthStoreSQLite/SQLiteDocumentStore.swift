@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HearthCore
 public import HearthStore
 internal import HearthSQLite
@@ -23,6 +23,19 @@ public final class SQLiteDocumentStore: DocumentStore {
         public var changeLogRetention: Int = 100_000
         /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in the background.
         public var indexes: [IndexDefinition] = []
+        /// How long an idle transaction lives, in seconds (Firestore: 60).
+        public var transactionIdleTimeout: Double = 60
+        /// The oldest a transaction may be and still commit, in seconds (Firestore: 270).
+        public var transactionMaxAge: Double = 270
+        /// The wall clock; tests move it.
+        public var clock: @Sendable () -> Date = { Date() }
+
+        var transactionLimits: TransactionRegistry.Limits {
+            var limits = TransactionRegistry.Limits()
+            limits.idleTimeout = transactionIdleTimeout
+            limits.maxAge = transactionMaxAge
+            return limits
+        }
 
         /// Creates a configuration for a data directory.
         public init(directory: String) {
@@ -39,10 +52,12 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let readers: SQLiteConnectionPool
     private let checkpointer: Checkpointer
     let catalog = IndexCatalog()
+    let transactions: TransactionRegistry
 
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
+        transactions = TransactionRegistry(limits: configuration.transactionLimits, now: configuration.clock)
         do {
             try FileManager.default.createDirectory(
                 atPath: configuration.directory, withIntermediateDirectories: true)
@@ -74,28 +89,69 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func commit(
-        _ writes: [Write], in database: DatabaseName,
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
-        for write in writes {
-            do throws(HearthError) {
-                try WriteApplier.validate(write)
-            } catch {
-                completion(.failure(error))
-                return
+        var reads: TransactionRegistry.ReadSet?
+        do throws(HearthError) {
+            for write in writes { try WriteApplier.validate(write) }
+            if let transaction {
+                if !writes.isEmpty && transactions.isReadOnly(transaction) {
+                    try? transactions.rollback(transaction)
+                    throw .invalidArgument("A read-only transaction cannot write; begin a read-write transaction.")
+                }
+                reads = try transactions.finishForCommit(transaction)
             }
+        } catch {
+            completion(.failure(error))
+            return
         }
-        writer.submit(.commit(writes, database, completion))
+        writer.submit(.commit(writes, database, reads, completion))
     }
 
-    public func document(at path: ResourcePath) throws(HearthError) -> StoredDocument? {
-        try read { db in try DocumentRows.fetch(path, in: db) }
-    }
-
-    public func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] {
-        try read { db in
+    public func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?] {
+        let documents = try read(in: transaction) { db in
             try db.transaction(.deferred) { try paths.map { try DocumentRows.fetch($0, in: db) } }
         }
+        if let transaction { transactions.record(transaction, documents: Array(zip(paths, documents))) }
+        return documents
+    }
+
+    public func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults {
+        let results = try read(in: transaction) { db in try QueryRunner.run(query, catalog: catalog, in: db) }
+        if let transaction { transactions.record(transaction, query: query, results: results.documents) }
+        return results
+    }
+
+    public func runAggregation(_ query: AggregationQuery, transaction: TransactionID?) throws(HearthError) -> AggregationResults {
+        if let transaction, !transactions.isReadOnly(transaction) {
+            // A read-write transaction must see the same documents at commit; record them as a query.
+            _ = try runQuery(query.query, transaction: transaction)
+        }
+        return try read(in: transaction) { db in try QueryRunner.aggregate(query, catalog: catalog, in: db) }
+    }
+
+    public func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID {
+        do {
+            return try transactions.begin(mode) {
+                var options = SQLiteConnection.Options()
+                options.readOnly = true
+                options.create = false
+                let connection = try SQLiteConnection(path: databasePath, options: options)
+                // A read transaction with one read in it pins the snapshot until ROLLBACK.
+                try connection.execute("BEGIN")
+                _ = try connection.fetchOne("SELECT COUNT(*) FROM composite_indexes")
+                return connection
+            }
+        } catch let error as HearthError {
+            throw error
+        } catch {
+            throw .internal("Cannot begin the transaction: \(error)")
+        }
+    }
+
+    public func rollback(_ transaction: TransactionID) throws(HearthError) {
+        try transactions.rollback(transaction)
     }
 
     public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
@@ -138,12 +194,27 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func close() {
+        transactions.closeAll()
         checkpointer.stop()
         writer.stop()
         readers.close()
     }
 
     deinit { close() }
+
+    /// Runs a read on a pooled connection, or on a read-only transaction's snapshot.
+    private func read<T>(in transaction: TransactionID?, _ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
+        if let transaction, let snapshot = try transactions.snapshot(transaction) {
+            do {
+                return try snapshot.connection.withLock { try body($0) }
+            } catch let error as HearthError {
+                throw error
+            } catch {
+                throw .internal("Read failed: \(error)")
+            }
+        }
+        return try read(body)
+    }
 
     /// Runs a read on a pooled connection, mapping storage failures to `INTERNAL` (or `UNAVAILABLE` when busy).
     private func read<T>(_ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {

@@ -72,7 +72,9 @@ extension Value {
         return fraction == 0 ? 0 : (fraction < 0 ? -1 : 1)
     }
 
-    static func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Int {
+    /// Compares byte sequences lexicographically (`memcmp` order, the shorter prefix first): the order of UTF-8
+    /// strings, index keys and SQLite's BINARY collation.
+    public static func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Int {
         var aIterator = a.makeIterator()
         var bIterator = b.makeIterator()
         while true {

@@ -8,6 +8,11 @@ public enum Base64URL {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// Encodes bytes in standard, padded base64 (what protobuf JSON writes for `bytes`).
+    public static func encodeStandard(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+    }
+
     /// Decodes text in either base64 alphabet, padded or not; `nil` when it is not base64.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

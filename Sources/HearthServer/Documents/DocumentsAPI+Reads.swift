@@ -6,9 +6,10 @@ extension DocumentsAPI {
     /// `GET …/documents/{document}`.
     func get(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: ["mask.fieldPaths", "transaction", "readTime"])
-        try rejectUnsupportedConsistency(request.queryValue("transaction"), request.queryValue("readTime"))
+        try rejectReadTime(request.queryValue("readTime"))
+        let transaction = try request.queryValue("transaction").map { text throws(HearthError) in try TransactionID(base64: text) }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
-        guard let document = try store.document(at: route.path) else {
+        guard let document = try store.document(at: route.path, transaction: transaction) else {
             throw .notFound("Document \"\(route.database.name(of: route.path))\" not found.")
         }
         return .response(Responses.json(try DocumentJSON.encode(document, database: route.database, mask: mask)))
@@ -18,7 +19,10 @@ extension DocumentsAPI {
     func list(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(
             request, allowed: ["pageSize", "pageToken", "orderBy", "mask.fieldPaths", "showMissing", "transaction", "readTime"])
-        try rejectUnsupportedConsistency(request.queryValue("transaction"), request.queryValue("readTime"))
+        try rejectReadTime(request.queryValue("readTime"))
+        if request.queryValue("transaction") != nil {
+            throw HearthError(.unimplemented, "Listing in a transaction is not supported; use :runQuery with the transaction.")
+        }
         if request.queryValue("showMissing") == "true" {
             throw HearthError(.unimplemented, "showMissing is not supported: Hearth does not keep missing parent documents.")
         }
@@ -80,10 +84,8 @@ extension DocumentsAPI {
         let body = try JSONObjectReader(
             try RequestParameters.body(request), at: "",
             allowed: ["documents", "mask", "transaction", "newTransaction", "readTime"])
-        try rejectUnsupportedConsistency(try body.string("transaction"), try body.string("readTime"))
-        if body["newTransaction"] != nil {
-            throw HearthError(.unimplemented, "newTransaction is not available yet in this version of Hearth.")
-        }
+        try rejectReadTime(try body.string("readTime"))
+        let (transaction, isNew) = try transaction(from: body)
         let mask = try body["mask"].map { json throws(HearthError) in try FieldPath.mask(firestoreJSON: json, at: "mask") }
         let names = try body.strings("documents") ?? []
         var paths: [ResourcePath] = []
@@ -94,16 +96,29 @@ extension DocumentsAPI {
             }
             paths.append(path)
         }
-        let documents = try store.documents(at: paths)
+        let documents = try store.documents(at: paths, transaction: transaction)
         let readTime = Timestamp.now.rfc3339
         var out: [UInt8] = Array("[".utf8)
+        if isNew, let transaction, paths.isEmpty {
+            out.append(contentsOf: #"{"transaction":"#.utf8)
+            JSONWriter.appendString(transaction.base64, into: &out)
+            out.append(contentsOf: #","readTime":""#.utf8)
+            out.append(contentsOf: readTime.utf8)
+            out.append(contentsOf: #""}"#.utf8)
+        }
         for (index, (path, document)) in zip(paths, documents).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
+            if index == 0, isNew, let transaction {
+                out.append(contentsOf: #"{"transaction":"#.utf8)
+                JSONWriter.appendString(transaction.base64, into: &out)
+                out.append(UInt8(ascii: ","))
+                out.append(contentsOf: (document != nil ? #""found":"# : #""missing":"#).utf8)
+            } else {
+                out.append(contentsOf: (document != nil ? #"{"found":"# : #"{"missing":"#).utf8)
+            }
             if let document {
-                out.append(contentsOf: #"{"found":"#.utf8)
                 try DocumentJSON.append(document, database: route.database, mask: mask, to: &out)
             } else {
-                out.append(contentsOf: #"{"missing":"#.utf8)
                 JSONWriter.appendString(route.database.name(of: path), into: &out)
             }
             out.append(contentsOf: #","readTime":""#.utf8)
@@ -121,7 +136,7 @@ extension DocumentsAPI {
             throw .invalidArgument("listCollectionIds takes a document (or the documents root) as its parent, not a collection.")
         }
         let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["pageSize", "pageToken", "readTime"])
-        try rejectUnsupportedConsistency(nil, try body.string("readTime"))
+        try rejectReadTime(try body.string("readTime"))
         let pageSize = Int(try body.integer("pageSize") ?? 0)
         guard pageSize >= 0 else { throw .invalidArgument("pageSize must not be negative.") }
         let limit = pageSize == 0 ? 10_000 : min(pageSize, 10_000)
@@ -151,14 +166,45 @@ extension DocumentsAPI {
         return .response(Responses.json(out))
     }
 
-    /// Reads in a transaction or at a past time come with the queries and transactions work; until then they
-    /// fail loudly instead of silently reading the latest state.
-    func rejectUnsupportedConsistency(_ transaction: String?, _ readTime: String?) throws(HearthError) {
-        if transaction != nil {
-            throw HearthError(.unimplemented, "Reads in a transaction are not available yet in this version of Hearth.")
-        }
+    /// Reads at a past time would need old versions, which Hearth does not keep; fail loudly rather than
+    /// silently reading the latest state.
+    func rejectReadTime(_ readTime: String?) throws(HearthError) {
         if readTime != nil {
             throw HearthError(.unimplemented, "readTime is not supported: Hearth reads the latest committed state.")
+        }
+    }
+
+    /// The `transaction` of a read request, or a new one from `newTransaction` (then `isNew`).
+    func transaction(from body: JSONObjectReader) throws(HearthError) -> (TransactionID?, isNew: Bool) {
+        if let text = try body.string("transaction") {
+            guard body["newTransaction"] == nil else {
+                throw .invalidArgument("Give transaction or newTransaction, not both.")
+            }
+            return (try TransactionID(base64: text), false)
+        }
+        if let options = body["newTransaction"] {
+            return (try store.beginTransaction(try Self.transactionMode(options, at: "newTransaction")), true)
+        }
+        return (nil, false)
+    }
+
+    /// `TransactionOptions`: `{"readOnly": {…}}` or `{"readWrite": {…}}` (read-write when empty).
+    static func transactionMode(_ json: JSONValue, at location: String) throws(HearthError) -> TransactionMode {
+        let options = try JSONObjectReader(json, at: location, allowed: ["readOnly", "readWrite"])
+        switch (options["readOnly"], options["readWrite"]) {
+        case (let readOnly?, nil):
+            let reader = try JSONObjectReader(readOnly, at: "\(location).readOnly", allowed: ["readTime"])
+            if reader["readTime"] != nil {
+                throw HearthError(.unimplemented, "readOnly.readTime is not supported: Hearth reads the latest committed state.")
+            }
+            return .readOnly
+        case (nil, let readWrite?):
+            _ = try JSONObjectReader(readWrite, at: "\(location).readWrite", allowed: ["retryTransaction"])
+            return .readWrite
+        case (nil, nil):
+            return .readWrite
+        default:
+            throw .invalidArgument("\(location): give readOnly or readWrite, not both.")
         }
     }
 }

@@ -58,15 +58,13 @@ extension DocumentsAPI {
             throw .invalidArgument(":commit is called on the documents root, …/databases/(default)/documents:commit.")
         }
         let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["writes", "transaction"])
-        if body["transaction"] != nil {
-            throw HearthError(.unimplemented, "Transactions are not available yet in this version of Hearth.")
-        }
+        let transaction = try body.string("transaction").map { text throws(HearthError) in try TransactionID(base64: text) }
         var writes: [Write] = []
         for (index, item) in (try body.array("writes") ?? []).enumerated() {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
-        return .deferred { [writes] respond in
-            store.commit(writes, in: route.database) { result in
+        return .deferred { [writes, transaction] respond in
+            store.commit(writes, in: route.database, transaction: transaction) { result in
                 switch result {
                 case .success(let commit): respond(Responses.json(Self.encode(commit)))
                 case .failure(let error): respond(Responses.error(error))

@@ -61,6 +61,10 @@ struct DocumentsAPI: API {
             case "commit": return try commit(request, route)
             case "batchGet": return try batchGet(request, route)
             case "listCollectionIds": return try listCollectionIDs(request, route)
+            case "runQuery": return try runQuery(request, route)
+            case "runAggregationQuery": return try runAggregationQuery(request, route)
+            case "beginTransaction": return try beginTransaction(request, route)
+            case "rollback": return try rollback(request, route)
             default:
                 throw HearthError(.unimplemented, ":\(verb) is not available yet in this version of Hearth.")
             }

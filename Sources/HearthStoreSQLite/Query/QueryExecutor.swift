@@ -1,0 +1,200 @@
+import HearthCore
+import HearthSQLite
+import HearthStore
+
+/// Runs a planned query on one read connection: pulls candidates from each AND-group's index scan, checks
+/// every candidate document against the whole query (the index narrows, the matcher decides), merges
+/// OR-groups in query order without duplicates, then applies offset and limit.
+struct QueryExecutor {
+    let db: SQLiteConnection
+    /// The normalized query.
+    let query: StructuredQuery
+    let plans: [ConjunctPlan]
+    var statistics = QueryStatistics()
+
+    /// A document that matched, with its decoded fields (for ordering and aggregation).
+    struct Match {
+        var document: StoredDocument
+        var fields: [String: Value]
+    }
+
+    /// The results, in order.
+    mutating func run() throws -> [Match] {
+        var streams = try plans.map { try MatchStream(db: db, query: query, plan: $0) }
+        var heads: [Match?] = []
+        for index in streams.indices { heads.append(try streams[index].next(&statistics)) }
+        var results: [Match] = []
+        var emitted = Set<ResourcePath>()
+        var skipped = 0
+        let limit = query.limit ?? Int.max
+        while results.count < limit {
+            // The next match in query order among the stream heads.
+            var best: Int?
+            for (index, head) in heads.enumerated() {
+                guard let head else { continue }
+                if let current = best, let currentHead = heads[current],
+                    QueryMatcher.compare(
+                        (head.document.path, head.fields), (currentHead.document.path, currentHead.fields), orderBy: query.orderBy) >= 0
+                {
+                    continue
+                }
+                best = index
+            }
+            guard let chosen = best, let match = heads[chosen] else { break }
+            heads[chosen] = try streams[chosen].next(&statistics)
+            guard emitted.insert(match.document.path).inserted else { continue }
+            if skipped < query.offset {
+                skipped += 1
+                continue
+            }
+            results.append(match)
+        }
+        return results
+    }
+
+    /// How many documents match, counting index entries alone when the plan is exact.
+    mutating func count(upTo: Int64?) throws -> Int64 {
+        if plans.count == 1, plans[0].exact, query.offset == 0, query.limit == nil {
+            return try IndexCount(db: db, query: query).count(plans[0].scan, upTo: upTo, &statistics)
+        }
+        var limited = self
+        if let upTo { limited = QueryExecutor(db: db, query: Self.capped(query, upTo), plans: plans) }
+        let matches = try limited.run()
+        statistics = limited.statistics
+        return Int64(matches.count)
+    }
+
+    private static func capped(_ query: StructuredQuery, _ upTo: Int64) -> StructuredQuery {
+        var capped = query
+        let cap = Int(clamping: upTo)
+        capped.limit = capped.limit.map { min($0, cap) } ?? cap
+        return capped
+    }
+}
+
+/// One AND-group's matches in query order.
+private struct MatchStream {
+    let db: SQLiteConnection
+    let query: StructuredQuery
+    private var source: any CandidateSource
+    private var finished = false
+
+    init(db: SQLiteConnection, query: StructuredQuery, plan: ConjunctPlan) throws {
+        self.db = db
+        self.query = query
+        let collection = query.parent.appending(query.collectionID)
+        switch plan.scan {
+        case .names(let descending):
+            source = NameSource(db: db, collection: collection, descending: descending)
+        case .groupNames(let descending):
+            source = GroupNameSource(db: db, collectionID: query.collectionID, parent: query.parent, descending: descending)
+        case .field(let name, let kind, let ranges, let descending):
+            source = KeyOrderSource(
+                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges, descending: descending)
+        case .composite(let indexID, let scope, _, let ranges, let descending):
+            source = KeyOrderSource(db: db, table: .composite(indexID: indexID, scope: scope), ranges: ranges, descending: descending)
+        case .ids(let plan, let descending):
+            source = IDSource(db: db, collection: collection, plan: plan, descending: descending)
+        case .documents(let paths):
+            source = try LookupSource(db: db, query: query, paths: paths)
+        }
+    }
+
+    mutating func next(_ statistics: inout QueryStatistics) throws -> QueryExecutor.Match? {
+        while !finished, let path = try source.next(&statistics) {
+            guard query.contains(path: path), let document = try DocumentRows.fetch(path, in: db) else { continue }
+            statistics.documentsRead += 1
+            let fields = try document.fields()
+            if let end = query.endAt, QueryMatcher.compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0,
+                hasAllOrderFields(fields)
+            {
+                // The scan runs in query order, so nothing after the end cursor can match.
+                finished = true
+                return nil
+            }
+            if QueryMatcher.matches(path: path, fields: fields, query: query) {
+                return QueryExecutor.Match(document: document, fields: fields)
+            }
+        }
+        return nil
+    }
+
+    private func hasAllOrderFields(_ fields: [String: Value]) -> Bool {
+        query.orderBy.allSatisfy { $0.field == .documentName || fields.value(at: $0.field) != nil }
+    }
+}
+
+/// Named documents, fetched, checked and sorted in query order.
+private struct LookupSource: CandidateSource {
+    private var paths: [ResourcePath]
+
+    init(db: SQLiteConnection, query: StructuredQuery, paths: [ResourcePath]) throws {
+        var found: [(ResourcePath, [String: Value])] = []
+        for path in Set(paths) where path.isDocument {
+            if let document = try DocumentRows.fetch(path, in: db) { found.append((path, try document.fields())) }
+        }
+        found.sort { QueryMatcher.compare(($0.0, $0.1), ($1.0, $1.1), orderBy: query.orderBy) < 0 }
+        self.paths = found.map(\.0)
+    }
+
+    mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
+        guard !paths.isEmpty else { return nil }
+        statistics.indexEntriesRead += 1
+        return paths.removeFirst()
+    }
+}
+
+/// Counts from index entries alone, for exact plans.
+private struct IndexCount {
+    let db: SQLiteConnection
+    let query: StructuredQuery
+
+    func count(_ scan: ScanPlan, upTo: Int64?, _ statistics: inout QueryStatistics) throws -> Int64 {
+        let cap = upTo ?? Int64.max
+        let collection = query.parent.appending(query.collectionID).description
+        var total: Int64 = 0
+        func add(_ inner: SQLQuery) throws {
+            guard total < cap else { return }
+            var query: SQLQuery = "SELECT COUNT(*) FROM ("
+            query.append(inner)
+            query.append(" LIMIT \(cap - total))")
+            let counted = try db.fetchOne(query)?[0].int64Value ?? 0
+            statistics.indexEntriesRead += Int(counted)
+            total += counted
+        }
+        switch scan {
+        case .names:
+            try add("SELECT 1 FROM documents WHERE collection = \(collection)")
+        case .groupNames:
+            var inner: SQLQuery = "SELECT 1 FROM documents WHERE collection_id = \(query.collectionID)"
+            let prefix = IndexKey.encode(segments: query.parent.segments)
+            if !prefix.isEmpty {
+                inner.append(GroupNameSource.bounds("name_key", KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))))
+            }
+            try add(inner)
+        case .field(let name, let kind, let ranges, _):
+            for range in ranges.ranges {
+                var inner: SQLQuery = """
+                    SELECT 1 FROM index_entries WHERE collection = \(collection) AND field = \(name) AND kind = \(kind.rawValue)
+                    """
+                inner.append(GroupNameSource.bounds("key", range))
+                try add(inner)
+            }
+        case .composite(let indexID, let scope, _, let ranges, _):
+            for range in ranges.ranges {
+                var inner: SQLQuery = "SELECT 1 FROM composite_entries WHERE index_id = \(indexID) AND scope = \(scope)"
+                inner.append(GroupNameSource.bounds("key", range))
+                try add(inner)
+            }
+        case .ids(.point(let field, let kind, let key), _):
+            try add(
+                """
+                SELECT 1 FROM index_entries WHERE collection = \(collection) AND field = \(field)
+                AND kind = \(kind.rawValue) AND key = \(key)
+                """)
+        case .ids, .documents:
+            break
+        }
+        return total
+    }
+}

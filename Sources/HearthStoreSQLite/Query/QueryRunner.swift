@@ -1,0 +1,53 @@
+import HearthCore
+import HearthSQLite
+import HearthStore
+
+/// Plans and runs queries and aggregations on one connection (a reader, a snapshot, or the writer).
+enum QueryRunner {
+    static func run(_ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws -> QueryResults {
+        let normalized = query.normalized()
+        let plans = try QueryPlanner(query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)).plan()
+        var executor = QueryExecutor(db: db, query: normalized, plans: plans)
+        var documents = try executor.run().map(\.document)
+        if let projection = query.projection {
+            documents = try documents.map { document in
+                var projected = document
+                projected.fieldsJSON = Value.encodeFields(try document.fields().projected(onto: projection))
+                return projected
+            }
+        }
+        return QueryResults(
+            documents: documents, plans: plans.map(\.scan.description),
+            indexEntriesRead: executor.statistics.indexEntriesRead, documentsRead: executor.statistics.documentsRead)
+    }
+
+    static func aggregate(_ aggregation: AggregationQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws
+        -> AggregationResults
+    {
+        let normalized = aggregation.query.normalized()
+        let plans = try QueryPlanner(query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)).plan()
+        var executor = QueryExecutor(db: db, query: normalized, plans: plans)
+        var values: [String: Value]
+        let onlyCounts = aggregation.aggregations.allSatisfy { if case .count = $0.kind { true } else { false } }
+        if onlyCounts {
+            values = [:]
+            // Counts with different caps share one scan up to the largest cap.
+            let caps = aggregation.aggregations.map { aggregation -> Int64? in
+                if case .count(let upTo) = aggregation.kind { return upTo }
+                return nil
+            }
+            let largest: Int64? = caps.contains(where: { $0 == nil }) ? nil : caps.compactMap { $0 }.max()
+            let total = try executor.count(upTo: largest)
+            for (aggregation, cap) in zip(aggregation.aggregations, caps) {
+                values[aggregation.alias] = .integer(cap.map { min($0, total) } ?? total)
+            }
+        } else {
+            var accumulator = AggregationAccumulator(aggregation.aggregations)
+            for match in try executor.run() { accumulator.add(fields: match.fields) }
+            values = accumulator.results
+        }
+        return AggregationResults(
+            values: values, plans: plans.map(\.scan.description),
+            indexEntriesRead: executor.statistics.indexEntriesRead, documentsRead: executor.statistics.documentsRead)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import HearthCore
+import HearthSQLite
+import HearthStore
+import Synchronization
+
+/// Open transactions. Read-only ones hold a connection inside an SQLite read transaction, which pins one
+/// consistent snapshot; read-write ones record what they read so the commit can check it is unchanged
+/// (optimistic concurrency: a conflict ends in `ABORTED` and the client retries, as Firestore clients do).
+final class TransactionRegistry: Sendable {
+    /// Lifetimes, as Firestore's: idle transactions expire, and old ones may not commit.
+    struct Limits: Sendable {
+        var idleTimeout: TimeInterval = 60
+        var maxAge: TimeInterval = 270
+        var maxReadOnly = 64
+    }
+
+    /// What a read-write transaction has read.
+    struct ReadSet: Sendable {
+        /// Each document read, with its update time then (`nil`: it did not exist).
+        var documents: [ResourcePath: Timestamp?] = [:]
+        /// Each query run, with the paths and update times it returned.
+        var queries: [(query: StructuredQuery, results: [ResourcePath: Timestamp])] = []
+    }
+
+    /// A pinned snapshot; its connection is used by one request at a time.
+    final class Snapshot: Sendable {
+        let connection: Mutex<SQLiteConnection>
+        init(_ connection: SQLiteConnection) { self.connection = Mutex(connection) }
+    }
+
+    private enum Kind {
+        case readOnly(Snapshot)
+        case readWrite(ReadSet)
+    }
+
+    private struct Entry {
+        var kind: Kind
+        var created: Date
+        var lastUsed: Date
+    }
+
+    private let entries = Mutex<[TransactionID: Entry]>([:])
+    private let limits: Limits
+    private let now: @Sendable () -> Date
+
+    init(limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.limits = limits
+        self.now = now
+    }
+
+    static let expired = HearthError.invalidArgument(
+        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle; begin a new one.")
+
+    func begin(_ mode: TransactionMode, openSnapshot: () throws -> SQLiteConnection) throws -> TransactionID {
+        sweep()
+        var generator = SystemRandomNumberGenerator()
+        let id = TransactionID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let kind: Kind
+        switch mode {
+        case .readWrite:
+            kind = .readWrite(ReadSet())
+        case .readOnly:
+            let readOnlyCount = entries.withLock { $0.values.filter { if case .readOnly = $0.kind { true } else { false } }.count }
+            guard readOnlyCount < limits.maxReadOnly else {
+                throw HearthError(.resourceExhausted, "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
+            }
+            kind = .readOnly(Snapshot(try openSnapshot()))
+        }
+        let time = now()
+        entries.withLock { $0[id] = Entry(kind: kind, created: time, lastUsed: time) }
+        return id
+    }
+
+    /// The transaction's snapshot when it is read-only, `nil` when it is read-write; refreshes its idle timer.
+    func snapshot(_ id: TransactionID) throws(HearthError) -> Snapshot? {
+        let time = now()
+        let result: Result<Snapshot?, HearthError> = entries.withLock { entries in
+            guard var entry = entries[id], time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout else {
+                return .failure(Self.expired)
+            }
+            entry.lastUsed = time
+            entries[id] = entry
+            if case .readOnly(let snapshot) = entry.kind { return .success(snapshot) }
+            return .success(nil)
+        }
+        return try result.get()
+    }
+
+    /// Records documents a read-write transaction read (the first read of a path wins).
+    func record(_ id: TransactionID, documents: [(ResourcePath, StoredDocument?)]) {
+        entries.withLock { entries in
+            guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
+            for (path, document) in documents where reads.documents[path] == nil {
+                reads.documents[path] = .some(document?.updateTime)
+            }
+            entry.kind = .readWrite(reads)
+            entries[id] = entry
+        }
+    }
+
+    /// Records a query a read-write transaction ran, with its results.
+    func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) {
+        entries.withLock { entries in
+            guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
+            reads.queries.append((query, Dictionary(results.map { ($0.path, $0.updateTime) }, uniquingKeysWith: { a, _ in a })))
+            entry.kind = .readWrite(reads)
+            entries[id] = entry
+        }
+    }
+
+    /// Ends a transaction for its commit: its read set (`nil` for read-only ones).
+    func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
+        let time = now()
+        let result: Result<ReadSet?, HearthError> = entries.withLock { entries in
+            guard let entry = entries.removeValue(forKey: id), time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout else {
+                return .failure(Self.expired)
+            }
+            if time.timeIntervalSince(entry.created) > limits.maxAge {
+                close(entry)
+                return .failure(
+                    HearthError(.aborted, "The transaction is older than \(Int(limits.maxAge)) seconds and cannot commit; retry it."))
+            }
+            switch entry.kind {
+            case .readOnly:
+                close(entry)
+                return .success(nil)
+            case .readWrite(let reads):
+                return .success(reads)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether a transaction is read-only (without touching it).
+    func isReadOnly(_ id: TransactionID) -> Bool {
+        entries.withLock { entries in
+            if case .readOnly? = entries[id]?.kind { return true }
+            return false
+        }
+    }
+
+    func rollback(_ id: TransactionID) throws(HearthError) {
+        let entry = entries.withLock { $0.removeValue(forKey: id) }
+        guard let entry else { throw Self.expired }
+        close(entry)
+    }
+
+    /// Drops idle transactions.
+    func sweep() {
+        let time = now()
+        let stale = entries.withLock { entries -> [Entry] in
+            let ids = entries.filter { time.timeIntervalSince($0.value.lastUsed) > limits.idleTimeout }.map(\.key)
+            return ids.compactMap { entries.removeValue(forKey: $0) }
+        }
+        stale.forEach(close)
+    }
+
+    func closeAll() {
+        let all = entries.withLock { entries -> [Entry] in
+            defer { entries.removeAll() }
+            return Array(entries.values)
+        }
+        all.forEach(close)
+    }
+
+    private func close(_ entry: Entry) {
+        if case .readOnly(let snapshot) = entry.kind {
+            snapshot.connection.withLock { connection in
+                try? connection.execute("ROLLBACK")
+                connection.close()
+            }
+        }
+    }
+}
