@@ -9,7 +9,7 @@ enum ConfigurationResolver {
         ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
         ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
         ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"), ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
-        ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
+        ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"), ("--indexes", "HEARTH_INDEXES", "indexes"),
     ]
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
@@ -48,7 +48,10 @@ enum ConfigurationResolver {
             }
             configuration.devMode = flag
         }
-        for (flag, keyPath) in [("--rules", \ServerConfiguration.rulesFile), ("--database-rules", \ServerConfiguration.databaseRulesFile)] {
+        for (flag, keyPath) in [
+            ("--rules", \ServerConfiguration.rulesFile), ("--database-rules", \ServerConfiguration.databaseRulesFile),
+            ("--indexes", \ServerConfiguration.indexesFile),
+        ] {
             if let path = value(flag) {
                 guard FileManager.default.isReadableFile(atPath: path) else { throw fail("\(flag): cannot read \(path)") }
                 configuration[keyPath: keyPath] = path

@@ -25,6 +25,8 @@ enum ServeCommand {
                                   a URL, emulator endpoints on
           --rules FILE            document security rules file          HEARTH_RULES
           --database-rules FILE   tree security rules file              HEARTH_DATABASE_RULES
+          --indexes FILE          composite index definitions           HEARTH_INDEXES   (default: DIR/hearth.indexes.json)
+                                  (firestore.indexes.json format)
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
           --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
@@ -37,7 +39,10 @@ enum ServeCommand {
         do {
             let parsed = try CommandLineArguments(
                 arguments,
-                valueFlags: ["--host", "--port", "--data", "--project", "--rules", "--database-rules", "--log-level", "--threads", "--config"],
+                valueFlags: [
+                    "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--indexes", "--log-level",
+                    "--threads", "--config",
+                ],
                 switchFlags: ["--dev", "--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)

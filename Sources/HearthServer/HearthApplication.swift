@@ -21,6 +21,7 @@ public final class HearthApplication: Sendable {
         self.logger = logger
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
         storeConfiguration.readers = configuration.threads + 2
+        storeConfiguration.indexes = try Self.indexDefinitions(configuration)
         let store = try SQLiteDocumentStore(configuration: storeConfiguration)
         self.store = store
         var httpConfiguration = HTTPServer.Configuration()
@@ -69,6 +70,24 @@ public final class HearthApplication: Sendable {
         http.stop(gracePeriod: .seconds(10))
         store.close()
         logger.info("stopped")
+    }
+}
+
+extension HearthApplication {
+    /// The declared composite indexes: `--indexes FILE`, else `hearth.indexes.json` in the data directory.
+    static func indexDefinitions(_ configuration: ServerConfiguration) throws(HearthError) -> [IndexDefinition] {
+        let path =
+            configuration.indexesFile
+            ?? (configuration.dataDirectory as NSString).appendingPathComponent("hearth.indexes.json")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if configuration.indexesFile != nil { throw .invalidArgument("Cannot read the index file \(path).") }
+            return []
+        }
+        do {
+            return try IndexDefinition.parseFile([UInt8](data))
+        } catch {
+            throw .invalidArgument("\(path): \(error.message)")
+        }
     }
 }
 

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var threads: Int = 2
     /// The largest request body accepted, in bytes (Firestore's 10 MiB).
     public var maxBodyBytes: Int = 10 * 1024 * 1024
+    /// The composite index definitions file (`firestore.indexes.json` format); `nil` reads
+    /// `hearth.indexes.json` in the data directory when it exists.
+    public var indexesFile: String?
 
     /// The defaults.
     public init() {}
