@@ -55,9 +55,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth"],
+            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail"],
             swiftSettings: swiftSettings),
-        .target(name: "HearthCLI", dependencies: ["HearthServer"], swiftSettings: swiftSettings),
+        .target(name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth"], swiftSettings: swiftSettings),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──

@@ -9,6 +9,8 @@ public enum HearthCommand {
 
         COMMANDS:
           serve       run the server
+          users       list, add, disable, enable or delete accounts in a data directory
+          keys        list or rotate the ID-token signing keys of a data directory
           version     print the version
 
         Run 'hearth <command> --help' for a command's options. The options of 'serve':
@@ -26,6 +28,8 @@ public enum HearthCommand {
         }
         switch command {
         case "serve": return ServeCommand.run(Array(arguments.dropFirst()), environment: environment)
+        case "users": return UsersCommand.run(Array(arguments.dropFirst()), environment: environment)
+        case "keys": return KeysCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "version", "--version": print("hearth \(version)"); return 0
         case "help", "--help", "-h": print(help); return 0
         default:

@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+import HearthAuth
 import HearthHTTP
 import HearthStore
 import HearthStoreSQLite
@@ -13,6 +14,9 @@ public final class HearthApplication: Sendable {
     public let logger: Logger
     private let store: any DocumentStore
     private let http: HTTPServer
+    private let accounts: AccountService
+    /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
+    let authenticator: RequestAuthenticator
 
     /// Opens the data directory and prepares the HTTP server (not yet listening).
     /// - Throws: `HearthError` when the data directory or database cannot be opened.
@@ -31,7 +35,19 @@ public final class HearthApplication: Sendable {
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
         let metrics = Metrics()
         let connections = OpenConnections()
+        let accounts: AccountService
+        do {
+            accounts = try AccountsSetup.makeService(configuration, logger: logger)
+        } catch {
+            store.close()
+            throw error
+        }
+        self.accounts = accounts
+        authenticator = RequestAuthenticator(service: accounts)
         let apis: [any API] = [
+            AccountsAPI(
+                service: accounts, configuration: configuration,
+                workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger),
             DocumentsAPI(store: store, configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
@@ -50,6 +66,7 @@ public final class HearthApplication: Sendable {
             try http.start()
         } catch {
             store.close()
+            accounts.close()
             throw error
         }
         logger.info(
@@ -69,6 +86,7 @@ public final class HearthApplication: Sendable {
     public func stop() {
         http.stop(gracePeriod: .seconds(10))
         store.close()
+        accounts.close()
         logger.info("stopped")
     }
 }

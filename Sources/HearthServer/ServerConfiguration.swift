@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The composite index definitions file (`firestore.indexes.json` format); `nil` reads
     /// `hearth.indexes.json` in the data directory when it exists.
     public var indexesFile: String?
+    /// Accounts: admin key, mail, links, limits (see `AccountsSettings`).
+    public var accounts = AccountsSettings()
 
     /// The defaults.
     public init() {}

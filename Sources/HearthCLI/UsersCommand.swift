@@ -1,0 +1,183 @@
+import Foundation
+import HearthAuth
+import HearthMail
+
+/// `hearth users list|add|disable|enable|delete`: manages accounts in a data directory, with or without a running
+/// server on it (SQLite's WAL lets both work at once).
+enum UsersCommand {
+    static let help = """
+        USAGE: hearth users <list|add|disable|enable|delete> --data DIR [options]
+
+          list                          every account: uid, email, verified, disabled, created
+            --json                        one JSON object per line instead of a table
+          add --email EMAIL             create an account (prints its uid)
+            --password-stdin              read the password from the first line of standard input
+                                          (or set HEARTH_USER_PASSWORD); without either, no password
+            --uid UID                     choose the uid (default: random)
+            --display-name NAME
+            --verified                    mark the email verified
+          disable UID|EMAIL             refuse sign-ins and refreshes; existing sessions end
+          enable UID|EMAIL              allow the account again
+          delete UID|EMAIL              delete the account and its sessions
+
+        OPTIONS:
+          --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+          --project ID                  project ID                     HEARTH_PROJECT (default demo)
+        """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let parsed = try CommandLineArguments(
+                arguments, valueFlags: ["--data", "--project", "--email", "--uid", "--display-name"],
+                switchFlags: ["--json", "--password-stdin", "--verified", "--help", "-h"])
+            if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
+                print(help)
+                return 0
+            }
+            guard let action = parsed.positional.first else { throw CommandLineArguments.UsageError(description: "missing action") }
+            let service = try openService(parsed, environment: environment)
+            defer { service.close() }
+            switch action {
+            case "list": try list(service, json: parsed.switches.contains("--json"))
+            case "add": try add(service, parsed, environment: environment)
+            case "disable", "enable": try setDisabled(action == "disable", service, target(parsed))
+            case "delete": try delete(service, target(parsed))
+            default: throw CommandLineArguments.UsageError(description: "unknown action '\(action)'")
+            }
+            return 0
+        } catch let error as CommandLineArguments.UsageError {
+            FileHandle.standardError.write(Data("hearth users: \(error)\n\n\(help)\n".utf8))
+            return 64
+        } catch {
+            FileHandle.standardError.write(Data("hearth users: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// The accounts of the data directory, opened as the server opens them but with no mail going anywhere.
+    static func openService(_ parsed: CommandLineArguments, environment: [String: String]) throws -> AccountService {
+        let directory = parsed.values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
+        let project = parsed.values["--project"] ?? environment["HEARTH_PROJECT"] ?? "demo"
+        return try AccountService(configuration: AccountsConfiguration(projectID: project, dataDirectory: directory), mailer: Outbox())
+    }
+
+    private static func target(_ parsed: CommandLineArguments) throws -> String {
+        guard parsed.positional.count == 2 else {
+            throw CommandLineArguments.UsageError(description: "name one account by uid or email")
+        }
+        return parsed.positional[1]
+    }
+
+    private static let admin = RequestContext(isAdmin: true, clientAddress: "cli", linkBaseURL: "http://localhost")
+
+    private static func find(_ service: AccountService, _ target: String) throws -> UserRecord {
+        let matches = target.contains("@")
+            ? try service.lookup(uids: [], emails: [target], phoneNumbers: [])
+            : try service.lookup(uids: [target], emails: [], phoneNumbers: [])
+        guard let user = matches.first else { throw AuthError("USER_NOT_FOUND", "no account \(target)") }
+        return user
+    }
+
+    private static func list(_ service: AccountService, json: Bool) throws {
+        let users = try service.allUsers()
+        if json {
+            for user in users {
+                let object: [String: Any] = [
+                    "uid": user.uid, "email": user.email ?? NSNull(), "emailVerified": user.emailVerified,
+                    "disabled": user.disabled, "createdAt": user.createdAt, "displayName": user.displayName ?? NSNull(),
+                ]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        let formatter = ISO8601DateFormatter()
+        print(pad("UID", 30) + pad("EMAIL", 36) + pad("VERIFIED", 10) + pad("DISABLED", 10) + "CREATED")
+        for user in users {
+            let created = formatter.string(from: Date(timeIntervalSince1970: Double(user.createdAt) / 1000))
+            print(pad(user.uid, 30) + pad(user.email ?? "-", 36) + pad(user.emailVerified ? "yes" : "no", 10)
+                + pad(user.disabled ? "yes" : "no", 10) + created)
+        }
+        print("\(users.count) account\(users.count == 1 ? "" : "s")")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func add(_ service: AccountService, _ parsed: CommandLineArguments, environment: [String: String]) throws {
+        guard let email = parsed.values["--email"] else { throw CommandLineArguments.UsageError(description: "add needs --email") }
+        var request = SignUpRequest()
+        request.email = email
+        request.localID = parsed.values["--uid"]
+        request.displayName = parsed.values["--display-name"]
+        request.emailVerified = parsed.switches.contains("--verified")
+        if parsed.switches.contains("--password-stdin") {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw CommandLineArguments.UsageError(description: "--password-stdin: no password on standard input")
+            }
+            request.password = line
+        } else if let password = environment["HEARTH_USER_PASSWORD"], !password.isEmpty {
+            request.password = password
+        }
+        let result = try service.signUp(request, context: admin)
+        print(result.user.uid)
+    }
+
+    private static func setDisabled(_ disabled: Bool, _ service: AccountService, _ target: String) throws {
+        var request = UpdateRequest()
+        request.localID = try find(service, target).uid
+        request.disableUser = disabled
+        let result = try service.update(request, context: admin)
+        print("\(disabled ? "disabled" : "enabled") \(result.user.uid)")
+    }
+
+    private static func delete(_ service: AccountService, _ target: String) throws {
+        let uid = try find(service, target).uid
+        try service.delete(idToken: nil, localID: uid, context: admin)
+        print("deleted \(uid)")
+    }
+}
+
+/// `hearth keys list|rotate`: the ID-token signing keys of a data directory.
+enum KeysCommand {
+    static let help = """
+        USAGE: hearth keys <list|rotate> --data DIR
+
+          list      the signing keys: kid, created, retired
+          rotate    make a new signing key; the previous one keeps verifying tokens until they expire (1 h + 5 min).
+                    A running server picks the new key up within a second.
+
+        OPTIONS:
+          --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+        """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let parsed = try CommandLineArguments(arguments, valueFlags: ["--data", "--project"], switchFlags: ["--help", "-h"])
+            if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
+                print(help)
+                return 0
+            }
+            let service = try UsersCommand.openService(parsed, environment: environment)
+            defer { service.close() }
+            switch parsed.positional.first {
+            case "list"?:
+                for key in service.signingKeys() {
+                    print("\(key.id)  created \(key.createdAt)  \(key.retiredAt.map { "retired \($0)" } ?? "signing")")
+                }
+            case "rotate"?:
+                print(try service.rotateSigningKey())
+            default:
+                throw CommandLineArguments.UsageError(description: "expected list or rotate")
+            }
+            return 0
+        } catch let error as CommandLineArguments.UsageError {
+            FileHandle.standardError.write(Data("hearth keys: \(error)\n\n\(help)\n".utf8))
+            return 64
+        } catch {
+            FileHandle.standardError.write(Data("hearth keys: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

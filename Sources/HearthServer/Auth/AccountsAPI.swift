@@ -1,0 +1,158 @@
+import HearthAuth
+import HearthCore
+import HearthHTTP
+
+/// Identity Toolkit v1 and Secure Token on Hearth's one port, as the Firebase Auth emulator serves them:
+/// `/identitytoolkit.googleapis.com/v1/accounts:*` and `…/v1/projects/{p}/accounts*` (also without the host
+/// prefix), `/securetoken.googleapis.com/v1/token`, the JWKS, the emulator endpoints and the action pages.
+struct AccountsAPI: API {
+    let service: AccountService
+    let configuration: ServerConfiguration
+    let workers: AccountWorkers
+    let logger: Logger
+
+    static let toolkitPrefix = "/identitytoolkit.googleapis.com"
+
+    func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
+        let path = request.path
+        switch path {
+        case "/securetoken.googleapis.com/v1/token":
+            return ("accounts.token", post(request) { () throws(AuthError) in try refresh(request) })
+        case "/.well-known/jwks.json", "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com":
+            return ("accounts.jwks", .response(jwks()))
+        case "/emulator/action", "/__/auth/action":
+            return ("accounts.action", action(request))
+        default:
+            break
+        }
+        if path.hasPrefix("/emulator/v1/projects/") { return emulator(request) }
+        var rest = Substring(path)
+        if rest.hasPrefix(Self.toolkitPrefix + "/") {
+            rest = rest.dropFirst(Self.toolkitPrefix.count)
+        } else if !(rest.hasPrefix("/v1/accounts:") || Self.isProjectAccountsPath(rest)) {
+            return nil
+        }
+        return toolkit(request, path: rest)
+    }
+
+    /// `/v1/projects/{p}/accounts…` (but not `/v1/projects/{p}/databases/…`, which is the documents API's).
+    static func isProjectAccountsPath(_ path: Substring) -> Bool {
+        let parts = path.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false)
+        return parts.count >= 5 && parts[1] == "v1" && parts[2] == "projects" && parts[4].hasPrefix("accounts")
+    }
+
+    /// Routes `/v1/accounts:{verb}`, `/v1/projects/{p}/accounts` and `/v1/projects/{p}/accounts:{verb}`.
+    private func toolkit(_ request: HTTPRequest, path: Substring) -> (route: String, reply: HTTPReply)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[1] == "v1" else {
+            return ("accounts.unknown", .response(AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))))
+        }
+        let verb: Substring
+        var project: String?
+        if parts.count == 3, parts[2].hasPrefix("accounts:") {
+            verb = parts[2].dropFirst("accounts:".count)
+        } else if parts.count == 5, parts[2] == "projects", parts[4] == "accounts" || parts[4].hasPrefix("accounts:") {
+            project = String(parts[3])
+            verb = parts[4] == "accounts" ? "signUp" : parts[4].dropFirst("accounts:".count)
+        } else if parts.count >= 4, parts[2] == "projects" {
+            let what = parts.count > 4 ? "tenants" : "this project operation"
+            return ("accounts.unsupported", .response(AccountsJSON.error(.notImplemented("\(what) is not supported by Hearth"))))
+        } else {
+            return ("accounts.unknown", .response(AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))))
+        }
+        let route = "accounts.\(verb)"
+        let caller: Caller
+        do {
+            if let project { try checkProject(project) }
+            caller = try self.caller(request)
+        } catch {
+            return (route, .response(AccountsJSON.error(error)))
+        }
+        let context = RequestContext(
+            isAdmin: caller == .admin, clientAddress: request.remoteAddress, linkBaseURL: linkBase(request),
+            apiKey: apiKey(request))
+        if verb == "batchGet" {
+            guard request.method == "GET" else { return (route, .response(methodNotAllowed(request.method))) }
+            return (route, work(request) { () throws(AuthError) in try batchGet(request, context: context) })
+        }
+        guard let handler = handler(for: String(verb)) else {
+            return (route, .response(AccountsJSON.error(.notImplemented("accounts:\(verb) is not supported by Hearth"))))
+        }
+        return (route, post(request) { () throws(AuthError) in try handler(AccountsJSON.body(of: request), context) })
+    }
+
+    /// Who is calling an Identity Toolkit endpoint: an admin (valid `Authorization: Bearer`), or a client with an API key.
+    enum Caller: Equatable {
+        case admin
+        case client
+    }
+
+    func caller(_ request: HTTPRequest) throws(AuthError) -> Caller {
+        if let authorization = request.headers["Authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer", service.isAdminCredential(String(parts[1])) {
+                return .admin
+            }
+            throw AuthError(
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+                status: 401, statusName: "UNAUTHENTICATED", reason: "authError")
+        }
+        guard apiKey(request) != nil else {
+            throw AuthError("The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED", reason: "forbidden")
+        }
+        return .client
+    }
+
+    static let adminRequired = AuthError(
+        "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+        status: 401, statusName: "UNAUTHENTICATED", reason: "required")
+
+    func apiKey(_ request: HTTPRequest) -> String? {
+        let key = request.queryValue("key") ?? request.headers["X-Goog-Api-Key"]
+        return key?.isEmpty == false ? key : nil
+    }
+
+    /// Outside development mode only the configured project is served, as the documents API does.
+    func checkProject(_ project: String) throws(AuthError) {
+        guard configuration.devMode || project == configuration.projectID else {
+            throw AuthError("CONFIGURATION_NOT_FOUND", "this server serves project \(configuration.projectID)")
+        }
+    }
+
+    /// `http://<Host>`: where links in mail point when no public URL is configured.
+    func linkBase(_ request: HTTPRequest) -> String {
+        "http://" + (request.headers["Host"] ?? "\(configuration.host):\(configuration.port)")
+    }
+
+    func methodNotAllowed(_ method: String) -> HTTPResponse {
+        AccountsJSON.error(AuthError("Method \(method) is not allowed here.", status: 404, statusName: "NOT_FOUND", reason: "notFound"))
+    }
+
+    /// A POST whose work runs on the accounts workers.
+    func post(_ request: HTTPRequest, _ body: @escaping @Sendable () throws(AuthError) -> HTTPResponse) -> HTTPReply {
+        guard request.method == "POST" else { return .response(methodNotAllowed(request.method)) }
+        return work(request, body)
+    }
+
+    func work(_ request: HTTPRequest, _ body: @escaping @Sendable () throws(AuthError) -> HTTPResponse) -> HTTPReply {
+        let overloaded = AccountsJSON.error(AuthError("TOO_MANY_ATTEMPTS_TRY_LATER", "the server is busy", status: 503, statusName: "UNAVAILABLE"))
+        return workers.reply(overloaded: overloaded) { [logger] in
+            do throws(AuthError) {
+                return try body()
+            } catch {
+                if error.status >= 500 {
+                    logger.error("accounts request failed", ["code": .string(error.code), "reason": .string(error.detail ?? "")])
+                }
+                return AccountsJSON.error(error)
+            }
+        }
+    }
+
+    func jwks() -> HTTPResponse {
+        let keys: [JSONValue] = service.publishedKeys().map { jwk in .object(jwk.mapValues { .string($0) }) }
+        var response = AccountsJSON.response(["keys": .array(keys)])
+        // Short, because a rotated key signs at once; JWT libraries also refetch when they meet an unknown kid.
+        response.headers.add(name: "Cache-Control", value: "public, max-age=60")
+        return response
+    }
+}

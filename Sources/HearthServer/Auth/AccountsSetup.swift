@@ -1,0 +1,68 @@
+import Foundation
+import HearthAuth
+import HearthCore
+import HearthMail
+
+/// Builds the accounts service a server runs with, from its configuration.
+enum AccountsSetup {
+    static func makeService(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> AccountService {
+        let settings = configuration.accounts
+        var accounts = AccountsConfiguration(projectID: configuration.projectID, dataDirectory: configuration.dataDirectory)
+        accounts.devMode = configuration.devMode
+        accounts.adminKey = settings.adminKey
+        accounts.emailEnumerationProtection = settings.emailEnumerationProtection
+        accounts.rateLimits = settings.rateLimits
+        accounts.mailFrom = settings.mailFrom
+        accounts.appName = settings.appName
+        accounts.mailTemplatesDirectory = settings.mailTemplatesDirectory
+        accounts.publicURL = settings.publicURL
+        accounts.actionURL = settings.actionURL
+        do {
+            return try AccountService(configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))
+        } catch let error as AuthError {
+            throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
+        } catch {
+            throw HearthError(.internal, "Cannot open the accounts: \(error)")
+        }
+    }
+
+    /// The outbox in development mode, SMTP when a host is configured, otherwise a mailer that refuses (and so
+    /// logs every message it could not send).
+    static func mailer(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> any Mailer {
+        let settings = configuration.accounts
+        if configuration.devMode || settings.useOutbox { return Outbox() }
+        guard let host = settings.smtpHost else {
+            logger.warning("no SMTP server configured (--smtp-host): verification and reset mail cannot be sent")
+            return UnconfiguredMailer()
+        }
+        guard let security = SMTPConfiguration.Security(rawValue: settings.smtpSecurity) else {
+            throw HearthError(.invalidArgument, "--smtp-security must be none, starttls or tls")
+        }
+        return SMTPMailer(
+            configuration: SMTPConfiguration(
+                host: host, port: settings.smtpPort, security: security, username: settings.smtpUsername,
+                password: settings.smtpPassword, from: settings.mailFrom))
+    }
+
+    /// Adapts the accounts' log lines to the server's logger.
+    static func log(_ logger: Logger) -> AuthLogger {
+        { level, message, metadata in
+            let mapped: Logger.Level =
+                switch level {
+                case .debug: .debug
+                case .info: .info
+                case .warning: .warning
+                case .error: .error
+                }
+            logger.log(mapped, message, metadata.mapValues { .string($0) })
+        }
+    }
+}
+
+/// The mailer when no SMTP server is configured outside development mode: every send fails, which the mail
+/// dispatcher logs.
+struct UnconfiguredMailer: Mailer {
+    func send(_ message: MailMessage) throws(MailError) {
+        throw MailError(.transport, "no SMTP server is configured (--smtp-host)")
+    }
+}

@@ -1,0 +1,40 @@
+import HearthAuth
+import HearthCore
+import HearthHTTP
+
+/// The one place the server turns a request's credential into the caller (`request.auth` for rules): every API
+/// asks it, so all agree on who is calling.
+///
+/// Credentials, first found wins: `Authorization: Bearer <ID token or admin key>`, then the Realtime Database's
+/// `?auth=<ID token>`, then `?access_token=<ID token>`. The admin key (or `owner` in development mode) yields
+/// `AuthContext.admin`.
+struct RequestAuthenticator: Sendable {
+    let service: AccountService
+
+    /// The caller, `nil` when the request carries no credential, or `UNAUTHENTICATED` when it carries one that does
+    /// not verify (malformed, unsigned, foreign, expired, revoked, or of a disabled or deleted account).
+    func authenticate(_ request: HTTPRequest) throws(HearthError) -> AuthContext? {
+        guard let credential = try Self.credential(of: request) else { return nil }
+        if service.isAdminCredential(credential) { return .admin }
+        do {
+            return try service.authContext(idToken: credential)
+        } catch {
+            throw HearthError(.unauthenticated, "Request had invalid authentication credentials: the ID token was refused (\(error.code)).")
+        }
+    }
+
+    /// The presented credential, if any.
+    static func credential(of request: HTTPRequest) throws(HearthError) -> String? {
+        if let authorization = request.headers["Authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+                throw HearthError(.unauthenticated, "The Authorization header must be \"Bearer <ID token>\".")
+            }
+            return String(parts[1])
+        }
+        for name in ["auth", "access_token"] {
+            if let value = request.queryValue(name), !value.isEmpty { return value }
+        }
+        return nil
+    }
+}
