@@ -25,6 +25,9 @@ extension SQLiteConnection {
         public var journalModeWAL: Bool = true
         /// Commit durability; see `Synchronous`.
         public var synchronous: Synchronous = .normal
+        /// The page size for a database this connection creates (`PRAGMA page_size`); `nil` keeps SQLite's default.
+        /// Smaller pages write fewer bytes to the write-ahead log when commits touch scattered rows.
+        public var pageSize: Int?
         /// Enforces `REFERENCES` clauses; SQLite leaves them off unless asked, per connection.
         public var foreignKeys: Bool = true
         /// Page cache size per connection, in KiB.

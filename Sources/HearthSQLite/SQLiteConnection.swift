@@ -54,7 +54,9 @@ public final class SQLiteConnection: @unchecked Sendable {
         let timeout = overflow ? Int64.max : milliseconds + attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: max(0, timeout)))
 
-        var pragmas = """
+        // The page size only takes effect on a new, empty database, so it must come before anything writes.
+        var pragmas = options.pageSize.map { "PRAGMA page_size = \($0);\n" } ?? ""
+        pragmas += """
             PRAGMA synchronous = \(options.synchronous.rawValue);
             PRAGMA foreign_keys = \(options.foreignKeys ? "ON" : "OFF");
             PRAGMA cache_size = \(-options.cacheSizeKiB);

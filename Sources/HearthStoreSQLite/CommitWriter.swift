@@ -98,7 +98,7 @@ final class CommitWriter: Sendable {
     }
 
     private func process(_ jobs: [Job]) {
-        var acknowledgements: [() -> Void] = []
+        var acknowledgements: [@Sendable () -> Void] = []
         acknowledgements.reserveCapacity(jobs.count)
         var committed = 0
         var writes = 0
@@ -107,7 +107,7 @@ final class CommitWriter: Sendable {
                 for job in jobs {
                     switch job {
                     case .commit(let batch, let database, let reads, let completion):
-                        let result = runCommit(batch, database: database, reads: reads)
+                        let result = try runCommit(batch, database: database, reads: reads)
                         if case .success = result {
                             committed += 1
                             writes += batch.count
@@ -136,21 +136,31 @@ final class CommitWriter: Sendable {
             $0.writes += writes
             $0.failedCommits += jobs.count - committed
         }
-        for acknowledge in acknowledgements { acknowledge() }
+        // Completions build responses and wake connections; they run off this thread so the next group commit
+        // can start at once. The group is durable already, so their order among themselves does not matter.
+        let group = acknowledgements
+        DispatchQueue.global(qos: .userInitiated).async {
+            for acknowledge in group { acknowledge() }
+        }
     }
 
-    /// One commit in its own savepoint: every write or none.
-    private func runCommit(_ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?) -> Result<CommitResult, HearthError> {
+    /// One commit: every write or none. A multi-write commit runs in its own savepoint; a single write fails, if
+    /// at all, before it changes a row (preconditions and limits are checked first), so it needs none. A storage
+    /// error there is rethrown and fails the whole group, so nothing half-written can commit.
+    private func runCommit(_ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?) throws
+        -> Result<CommitResult, HearthError>
+    {
         let commitTime = nextCommitTime()
+        let body = { [self] () throws -> [WriteResult] in
+            if let reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
+            return try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
+        }
         do {
-            let results = try connection.savepoint("commit") { () throws -> [WriteResult] in
-                if let reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
-                return try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
-            }
+            let results = writes.count == 1 ? try body() : try connection.savepoint("commit", body)
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
         } catch let error as HearthError {
             return .failure(error)
-        } catch {
+        } catch let error where writes.count != 1 {
             return .failure(.internal("The commit failed: \(error)"))
         }
     }

@@ -21,6 +21,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         public var maxCommitsPerTransaction: Int = 256
         /// How many change-log rows to keep; older ones are pruned.
         public var changeLogRetention: Int = 100_000
+        /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
+        /// several B-trees: every dirtied page is written whole to the write-ahead log.
+        public var pageSize: Int? = 1024
         /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in the background.
         public var indexes: [IndexDefinition] = []
         /// How long an idle transaction lives, in seconds (Firestore: 60).
@@ -67,7 +70,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         databasePath = (configuration.directory as NSString).appendingPathComponent(Self.fileName)
         let toBuild: [Int64]
         do {
-            let connection = try SQLiteConnection(path: databasePath, options: SQLiteConnection.Options())
+            var writerOptions = SQLiteConnection.Options()
+            writerOptions.pageSize = configuration.pageSize
+            let connection = try SQLiteConnection(path: databasePath, options: writerOptions)
             try SQLiteMigrator.migrate(connection, migrations: Schema.migrations)
             // Checkpoints run on their own thread (Checkpointer), never inside a commit.
             try connection.execute("PRAGMA wal_autocheckpoint = 0")
