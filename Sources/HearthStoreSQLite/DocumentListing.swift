@@ -66,35 +66,34 @@ enum DocumentListing {
         return ListDocumentsPage(documents: documents, nextPageToken: token)
     }
 
-    /// Distinct first segments of the collection paths below `parent`, skipping from one ID to the next so
-    /// the cost follows the number of IDs, not the number of documents.
+    /// Distinct first segments of the collection paths below `parent`, skipping each ID's nested collections in
+    /// one jump, so the cost follows the number of collection IDs, not of documents. Paths sort byte-wise, so
+    /// `posts-old` comes between `posts` and `posts/1/comments`: the IDs are collected, then sorted.
     static func collectionIDs(under parent: ResourcePath, after: String?, limit: Int, in db: SQLiteConnection) throws -> [String] {
         let prefix = parent.segments.isEmpty ? "" : parent.description + "/"
         let upper = parent.segments.isEmpty ? "\u{10FFFF}" : parent.description + "0"  // "0" follows "/"
-        func first(after cursor: String, inclusive: Bool) throws -> String? {
+        var ids = Set<String>()
+        var position = prefix
+        var inclusive = true
+        while true {
             let row =
                 inclusive
                 ? try db.fetchOne(
-                    "SELECT collection FROM documents WHERE collection >= \(cursor) AND collection < \(upper) ORDER BY collection LIMIT 1")
+                    "SELECT collection FROM documents WHERE collection >= \(position) AND collection < \(upper) ORDER BY collection LIMIT 1")
                 : try db.fetchOne(
-                    "SELECT collection FROM documents WHERE collection > \(cursor) AND collection < \(upper) ORDER BY collection LIMIT 1")
-            return row.map { $0[0].text }
-        }
-        // The cursor past every collection path that is prefix+id or nested below it. "id-x" sorts between
-        // "id" and "id/…", so the nested range is only skipped when nothing else comes first.
-        func cursor(pastID id: String) throws -> (String, Bool) {
-            let base = prefix + id
-            if let next = try first(after: base, inclusive: false), next.hasPrefix(base + "/") { return (base + "0", true) }
-            return (base, false)
-        }
-        var (position, inclusive) = try after.map { try cursor(pastID: $0) } ?? (prefix, true)
-        var ids: [String] = []
-        while ids.count < limit, let collection = try first(after: position, inclusive: inclusive) {
+                    "SELECT collection FROM documents WHERE collection > \(position) AND collection < \(upper) ORDER BY collection LIMIT 1")
+            guard let collection = row?[0].stringValue, collection.hasPrefix(prefix) else { break }
             let id = String(collection.dropFirst(prefix.count).prefix { $0 != "/" })
-            ids.append(id)
-            (position, inclusive) = try cursor(pastID: id)
+            ids.insert(id)
+            if collection.hasPrefix(prefix + id + "/") {
+                (position, inclusive) = (prefix + id + "0", true)
+            } else {
+                (position, inclusive) = (collection, false)
+            }
         }
-        return ids
+        let sorted = ids.sorted { Value.compareBytes($0.utf8, $1.utf8) < 0 }
+        let remaining = after.map { after in sorted.filter { Value.compareBytes($0.utf8, after.utf8) > 0 } } ?? sorted
+        return Array(remaining.prefix(limit))
     }
 }
 
