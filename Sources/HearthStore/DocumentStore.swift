@@ -42,6 +42,9 @@ public protocol DocumentStore: Sendable {
     /// Deletes every document (the emulator's wipe), recording each deletion in the change log.
     func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void)
 
+    /// Committed document changes as they happen, in commit order.
+    var changeFeed: ChangeFeed<ChangeRecord> { get }
+
     /// Change-log entries after a sequence number, oldest first.
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
 

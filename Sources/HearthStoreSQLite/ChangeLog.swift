@@ -4,7 +4,8 @@ import HearthSQLite
 
 /// The `changes` table: appended in the commit's transaction, read by listeners, pruned by age.
 enum ChangeLog {
-    static func append(commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?, in db: SQLiteConnection) throws {
+    @discardableResult
+    static func append(commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?, in db: SQLiteConnection) throws -> ChangeRecord {
         try db.execute(
             """
             INSERT INTO changes(commit_time, path, before_fields, before_create_time, before_update_time,
@@ -13,6 +14,7 @@ enum ChangeLog {
                     \(before?.fieldsJSON), \(before?.createTime.microseconds), \(before?.updateTime.microseconds),
                     \(after?.fieldsJSON), \(after?.createTime.microseconds), \(after?.updateTime.microseconds))
             """)
+        return ChangeRecord(sequence: db.lastInsertRowID, commitTime: commitTime, path: path, before: before, after: after)
     }
 
     static func records(after sequence: Int64, limit: Int, in db: SQLiteConnection) throws -> [ChangeRecord] {

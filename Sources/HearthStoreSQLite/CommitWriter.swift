@@ -13,6 +13,18 @@ final class CommitWriter: Sendable {
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
+        /// Any other atomic change (the tree engine's writes): `body` runs in its own savepoint with a fresh
+        /// commit time; its `afterCommit` runs on this thread right after `COMMIT`, in commit order, before any
+        /// acknowledgement — where a feed is published.
+        case atomic(
+            @Sendable (SQLiteConnection, Timestamp) throws -> AtomicOutcome,
+            @Sendable (Result<AtomicOutcome, any Error>) -> Void)
+    }
+
+    /// What an `.atomic` job produced.
+    struct AtomicOutcome: Sendable {
+        var value: any Sendable
+        var afterCommit: (@Sendable () -> Void)?
     }
 
     private struct State {
@@ -25,11 +37,20 @@ final class CommitWriter: Sendable {
     private let connection: SQLiteConnection
     private let configuration: SQLiteDocumentStore.Configuration
     private let catalog: IndexCatalog
+    /// Where committed document changes go, after `COMMIT`.
+    let feed: ChangeFeed<ChangeRecord>
+    /// Records appended by the current group's jobs; published only if the group commits. A failing job's own
+    /// records are dropped with its savepoint (see `run(job:)`).
+    private let pendingRecords = Mutex<[ChangeRecord]>([])
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog) {
+    init(
+        connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog,
+        feed: ChangeFeed<ChangeRecord>
+    ) {
+        self.feed = feed
         self.connection = connection
         self.configuration = configuration
         self.catalog = catalog
@@ -100,21 +121,28 @@ final class CommitWriter: Sendable {
     private func process(_ jobs: [Job]) {
         var acknowledgements: [@Sendable () -> Void] = []
         acknowledgements.reserveCapacity(jobs.count)
+        var afterCommit: [@Sendable () -> Void] = []
         var committed = 0
         var writes = 0
+        pendingRecords.withLock { $0.removeAll(keepingCapacity: true) }
         do {
             try connection.transaction(.immediate) {
                 for job in jobs {
+                    let recordsBefore = pendingRecords.withLock { $0.count }
+                    var failed = false
                     switch job {
                     case .commit(let batch, let database, let reads, let completion):
                         let result = try runCommit(batch, database: database, reads: reads)
                         if case .success = result {
                             committed += 1
                             writes += batch.count
+                        } else {
+                            failed = true
                         }
                         acknowledgements.append { completion(result) }
                     case .deleteAll(let completion):
                         let result = runDeleteAll()
+                        if case .failure = result { failed = true }
                         acknowledgements.append { completion(result) }
                     case .buildIndex(let id, let cursor, let completion):
                         let result = runBuildStep(id: id, after: cursor)
@@ -122,7 +150,16 @@ final class CommitWriter: Sendable {
                             if case .success(nil) = result { catalog.markReady(id) }
                             completion(result)
                         }
+                    case .atomic(let body, let completion):
+                        let commitTime = nextCommitTime()
+                        let result = Result<AtomicOutcome, any Error> {
+                            try connection.savepoint("atomic") { try body(connection, commitTime) }
+                        }
+                        if case .success(let outcome) = result, let hook = outcome.afterCommit { afterCommit.append(hook) }
+                        acknowledgements.append { completion(result) }
                     }
+                    // A failed job's savepoint rolled its rows back; its records must not be published either.
+                    if failed { pendingRecords.withLock { $0.removeSubrange(recordsBefore...) } }
                 }
             }
         } catch {
@@ -136,6 +173,9 @@ final class CommitWriter: Sendable {
             $0.writes += writes
             $0.failedCommits += jobs.count - committed
         }
+        // Listeners hear of the group before any writer does, in commit order.
+        feed.publish(pendingRecords.withLock { $0 })
+        for hook in afterCommit { hook() }
         // Completions build responses and wake connections; they run off this thread so the next group commit
         // can start at once. The group is durable already, so their order among themselves does not matter.
         let group = acknowledgements
@@ -185,7 +225,8 @@ final class CommitWriter: Sendable {
             try DocumentRows.delete(write.path, oldFields: current.fields, in: connection)
             try catalog.updateEntries(path: write.path, old: current.fields, new: nil, in: connection)
         }
-        try ChangeLog.append(commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
+        let record = try ChangeLog.append(commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
+        pendingRecords.withLock { $0.append(record) }
         return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
     }
 
@@ -202,7 +243,8 @@ final class CommitWriter: Sendable {
                     let before = StoredDocument(
                         path: path, fieldsJSON: fields, createTime: Timestamp(microseconds: row[3].integer),
                         updateTime: Timestamp(microseconds: row[4].integer))
-                    try ChangeLog.append(commitTime: commitTime, path: path, before: before, after: nil, in: connection)
+                    let record = try ChangeLog.append(commitTime: commitTime, path: path, before: before, after: nil, in: connection)
+                    pendingRecords.withLock { $0.append(record) }
                 }
                 try connection.execute("DELETE FROM documents")
                 try connection.execute("DELETE FROM index_entries")
@@ -239,6 +281,7 @@ final class CommitWriter: Sendable {
         case .commit(_, _, _, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
+        case .atomic(_, let completion): completion(.failure(error))
         }
     }
 }

@@ -56,6 +56,8 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let checkpointer: Checkpointer
     let catalog = IndexCatalog()
     let transactions: TransactionRegistry
+    /// Committed document changes, in commit order (the listener hub subscribes here).
+    public let changeFeed = ChangeFeed<ChangeRecord>()
 
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
@@ -82,7 +84,7 @@ public final class SQLiteDocumentStore: DocumentStore {
             readOptions.create = false
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
             toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
-            writer = CommitWriter(connection: connection, configuration: configuration, catalog: catalog)
+            writer = CommitWriter(connection: connection, configuration: configuration, catalog: catalog, feed: changeFeed)
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
@@ -183,6 +185,15 @@ public final class SQLiteDocumentStore: DocumentStore {
             statistics.databaseBytes += size
         }
         return statistics
+    }
+
+    /// Runs an atomic change on the writer thread, inside the group commit, with its own savepoint and commit time
+    /// (how the tree engine writes).
+    func submitAtomic(
+        _ body: @escaping @Sendable (SQLiteConnection, Timestamp) throws -> CommitWriter.AtomicOutcome,
+        completion: @escaping @Sendable (Result<CommitWriter.AtomicOutcome, any Error>) -> Void
+    ) {
+        writer.submit(.atomic(body, completion))
     }
 
     /// Declared indexes and whether each is ready.

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthStore
 import HearthStoreSQLite
+import Synchronization
 import Testing
 
 @Suite struct CommitTests {
@@ -96,5 +97,25 @@ import Testing
         #expect(statistics.commits == 1)
         #expect(statistics.writes == 2)
         #expect(statistics.databaseBytes > 0)
+    }
+
+    @Test func theFeedPublishesCommittedChangesInOrderAndNeverFailedOnes() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let received = Mutex<[ChangeRecord]>([])
+        let subscription = store.changeFeed.subscribe { records in received.withLock { $0 += records } }
+        defer { subscription.cancel() }
+        try await store.commitOrThrow([set("c/a", ["v": .integer(1)]), set("c/b", ["v": .integer(2)])])
+        let failing = await store.commit([
+            set("c/x", ["v": .integer(3)]),
+            Write(path: path("c/a"), operation: .update(fields: [:], mask: nil), precondition: .exists(false)),
+        ])
+        #expect((try? failing.get()) == nil)
+        try await store.commitOrThrow([Write(path: path("c/a"), operation: .delete)])
+        let records = received.withLock { $0 }
+        #expect(records.map(\.path.description) == ["c/a", "c/b", "c/a"])
+        #expect(records.map(\.sequence) == records.map(\.sequence).sorted())
+        #expect(records.last?.after == nil)
+        #expect(try store.changes(after: 0, limit: 10).map(\.sequence) == records.map(\.sequence))
     }
 }
