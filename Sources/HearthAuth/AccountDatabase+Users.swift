@@ -117,7 +117,11 @@ enum RefreshTokenRows {
     static func find(hash: [UInt8], in db: SQLiteConnection) throws -> Row? {
         try db.fetchOne(
             "SELECT uid, provider, extra_claims, created_at FROM auth_refresh_tokens WHERE token_hash = \(hash)"
-        ).map { Row(uid: $0.string(0) ?? "", provider: $0.string(1) ?? "", extraClaims: $0.string(2), createdAt: $0.int64(3) ?? 0) }
+        ).map {
+            Row(
+                uid: $0.string(0) ?? "", provider: $0.string(1) ?? "", extraClaims: $0.string(2),
+                createdAt: $0.int64(3) ?? 0)
+        }
     }
 
     static func touch(hash: [UInt8], at milliseconds: Int64, in db: SQLiteConnection) throws {
@@ -158,7 +162,8 @@ enum OobCodeRows {
             "SELECT uid, request_type, email, new_email, expires_at FROM auth_oob_codes WHERE code_hash = \(hash)"
         ).flatMap { row in
             OobRequestType(rawValue: row.string(1) ?? "").map {
-                Row(uid: row.string(0) ?? "", requestType: $0, email: row.string(2) ?? "", newEmail: row.string(3),
+                Row(
+                    uid: row.string(0) ?? "", requestType: $0, email: row.string(2) ?? "", newEmail: row.string(3),
                     expiresAt: row.int64(4) ?? 0)
             }
         }

@@ -22,11 +22,13 @@ final class AccountDatabase: Sendable {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             let connection = try SQLiteConnection(path: path)
-            try SQLiteMigrator.migrate(connection, component: AccountSchema.component, migrations: AccountSchema.migrations)
+            try SQLiteMigrator.migrate(
+                connection, component: AccountSchema.component, migrations: AccountSchema.migrations)
             // The documents engine checkpoints the shared WAL on its own thread; commits here never should.
             try connection.execute("PRAGMA wal_autocheckpoint = 0")
             writer = Mutex(connection)
-            self.readers = try SQLiteConnectionPool(path: path, size: max(1, readers), options: SQLiteConnection.Options())
+            self.readers = try SQLiteConnectionPool(
+                path: path, size: max(1, readers), options: SQLiteConnection.Options())
         } catch {
             throw .internal("cannot open the accounts database: \(error)")
         }
@@ -40,7 +42,8 @@ final class AccountDatabase: Sendable {
         } catch let error as AuthError {
             throw error
         } catch let error as SQLiteError where error.isBusy {
-            throw AuthError("TOO_MANY_ATTEMPTS_TRY_LATER", "the database is busy", status: 503, statusName: "UNAVAILABLE")
+            throw AuthError(
+                "TOO_MANY_ATTEMPTS_TRY_LATER", "the database is busy", status: 503, statusName: "UNAVAILABLE")
         } catch {
             throw .internal("accounts database write failed: \(error)")
         }

@@ -40,7 +40,9 @@ extension AccountService {
 
     /// `accounts:batchDelete` (admin): deletes up to 1000 accounts; enabled ones only with `force`.
     /// Returns the refused ones as (index, uid, message).
-    public func batchDelete(uids: [String], force: Bool) throws(AuthError) -> [(index: Int, uid: String, message: String)] {
+    public func batchDelete(
+        uids: [String], force: Bool
+    ) throws(AuthError) -> [(index: Int, uid: String, message: String)] {
         guard !uids.isEmpty, uids.count <= 1000 else { throw AuthError("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
         return try database.write { db in
             var refused: [(index: Int, uid: String, message: String)] = []
@@ -58,7 +60,9 @@ extension AccountService {
 
     /// `accounts:batchGet` (admin): one page of accounts in uid order after `pageToken` (the last uid of the
     /// previous page). The next page token is set whenever the page is full.
-    public func listUsers(maxResults: Int, pageToken: String?) throws(AuthError) -> (users: [UserRecord], nextPageToken: String?) {
+    public func listUsers(
+        maxResults: Int, pageToken: String?
+    ) throws(AuthError) -> (users: [UserRecord], nextPageToken: String?) {
         let limit = min(max(maxResults, 1), 1000)
         let users = try database.read { db in try UserRows.page(after: pageToken, limit: limit, in: db) }
         return (users, users.count == limit ? users.last?.uid : nil)
@@ -66,12 +70,15 @@ extension AccountService {
 
     /// `accounts:query` (admin): the number of accounts, and unless `countOnly` up to `limit` of them from `offset`
     /// in uid order.
-    public func queryUsers(limit: Int, offset: Int, countOnly: Bool) throws(AuthError) -> (count: Int, users: [UserRecord]) {
+    public func queryUsers(
+        limit: Int, offset: Int, countOnly: Bool
+    ) throws(AuthError) -> (count: Int, users: [UserRecord]) {
         try database.read { db in
             let count = try UserRows.count(in: db)
             guard !countOnly else { return (count, []) }
             let rows = try db.fetchAll(
-                "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))")
+                "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))"
+            )
             return (count, rows.map(UserRows.decode))
         }
     }

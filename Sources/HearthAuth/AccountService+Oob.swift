@@ -42,7 +42,9 @@ extension AccountService {
             throw AuthError("INVALID_CONTINUE_URI", "expected an absolute URI with valid scheme and host")
         }
         guard let type = OobRequestType(rawValue: typeName) else {
-            if typeName == "EMAIL_SIGNIN" { throw AuthError("OPERATION_NOT_ALLOWED", "Email link sign-in is not enabled.") }
+            if typeName == "EMAIL_SIGNIN" {
+                throw AuthError("OPERATION_NOT_ALLOWED", "Email link sign-in is not enabled.")
+            }
             throw AuthError("INVALID_REQ_TYPE", typeName)
         }
         try limitAddress(context)
@@ -55,7 +57,9 @@ extension AccountService {
             let email = Validation.canonicalEmail(given)
             guard let found = try database.read({ db in try UserRows.user(email: email, in: db) }) else {
                 // With enumeration protection an unknown address looks exactly like a known one.
-                if configuration.emailEnumerationProtection && !request.returnOobLink { return OobCodeResult(email: email) }
+                if configuration.emailEnumerationProtection && !request.returnOobLink {
+                    return OobCodeResult(email: email)
+                }
                 throw AuthError.emailNotFound
             }
             user = found
@@ -76,7 +80,9 @@ extension AccountService {
                 guard let given = request.newEmail, !given.isEmpty else { throw AuthError("MISSING_NEW_EMAIL") }
                 guard Validation.isValidEmail(given) else { throw AuthError("INVALID_NEW_EMAIL") }
                 let candidate = Validation.canonicalEmail(given)
-                if try database.read({ db in try UserRows.user(email: candidate, in: db) }) != nil { throw AuthError.emailExists }
+                if try database.read({ db in try UserRows.user(email: candidate, in: db) }) != nil {
+                    throw AuthError.emailExists
+                }
                 newEmail = candidate
             }
         }
@@ -85,8 +91,10 @@ extension AccountService {
         if sendsMail && !mailLimiter.consume(user.uid) { throw AuthError.tooManyAttempts }
         let (code, hash) = OobCodes.generate()
         let now = clock.seconds
-        let lifetime = type == .passwordReset ? configuration.passwordResetCodeLifetime : configuration.verifyEmailCodeLifetime
-        let row = OobCodeRows.Row(uid: user.uid, requestType: type, email: email, newEmail: newEmail, expiresAt: now + lifetime)
+        let lifetime =
+            type == .passwordReset ? configuration.passwordResetCodeLifetime : configuration.verifyEmailCodeLifetime
+        let row = OobCodeRows.Row(
+            uid: user.uid, requestType: type, email: email, newEmail: newEmail, expiresAt: now + lifetime)
         try database.write { db in
             try OobCodeRows.prune(before: now, in: db)
             try OobCodeRows.insert(hash: hash, row: row, createdAt: now, in: db)
@@ -94,11 +102,13 @@ extension AccountService {
         let link = actionLink(type: type, code: code, continueURL: request.continueURL, context: context)
         if configuration.devMode {
             devCodes.record(
-                OobCodeEntry(email: email, oobCode: code, oobLink: link, requestType: type, newEmail: newEmail), hash: hash)
+                OobCodeEntry(email: email, oobCode: code, oobLink: link, requestType: type, newEmail: newEmail),
+                hash: hash)
         }
         guard sendsMail else { return OobCodeResult(email: email, oobCode: code, oobLink: link) }
-        let message = composeMail(type: type, to: type == .verifyAndChangeEmail ? newEmail ?? email : email, user: user,
-                                  newEmail: newEmail, link: link)
+        let message = composeMail(
+            type: type, to: type == .verifyAndChangeEmail ? newEmail ?? email : email, user: user,
+            newEmail: newEmail, link: link)
         mail.enqueue(message, kind: type.rawValue)
         if configuration.devMode {
             // Development mode only, as the Firebase Auth emulator does: the link (with its one-time code) is logged
@@ -123,13 +133,17 @@ extension AccountService {
         return base + (configuration.devMode ? "/emulator/action?" : "/__/auth/action?") + encoded
     }
 
-    func composeMail(type: OobRequestType, to recipient: String, user: UserRecord, newEmail: String?, link: String) -> MailMessage {
+    func composeMail(
+        type: OobRequestType, to recipient: String, user: UserRecord, newEmail: String?, link: String
+    ) -> MailMessage {
         let values = [
             "APP_NAME": configuration.appName, "EMAIL": user.email ?? "", "NEW_EMAIL": newEmail ?? "",
             "DISPLAY_NAME": user.displayName ?? "", "LINK": link,
         ]
         let rendered = templates.render(type, values: values)
-        return MailMessage(from: configuration.mailFrom, to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html)
+        return MailMessage(
+            from: configuration.mailFrom, to: recipient, subject: rendered.subject, text: rendered.text,
+            html: rendered.html)
     }
 
     static func percentEncode(_ text: String) -> String {

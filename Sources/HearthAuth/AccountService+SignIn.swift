@@ -7,7 +7,9 @@ extension AccountService {
     /// account's; either running out answers `TOO_MANY_ATTEMPTS_TRY_LATER` before any password is checked. An unknown
     /// address costs as much time as a wrong password, and with email-enumeration protection both answer
     /// `INVALID_LOGIN_CREDENTIALS`.
-    public func signInWithPassword(email: String?, password: String?, context: RequestContext) throws(AuthError) -> SignInResult {
+    public func signInWithPassword(
+        email: String?, password: String?, context: RequestContext
+    ) throws(AuthError) -> SignInResult {
         guard let given = email else { throw AuthError.missingEmail }
         guard Validation.isValidEmail(given) else { throw AuthError.invalidEmail }
         guard let password, !password.isEmpty else { throw AuthError.missingPassword }
@@ -38,7 +40,8 @@ extension AccountService {
             try UserRows.update(current, in: db)
             return current
         }
-        return SignInResult(user: signedIn, tokens: try issueTokens(for: signedIn, provider: "password"), isNewUser: false)
+        return SignInResult(
+            user: signedIn, tokens: try issueTokens(for: signedIn, provider: "password"), isNewUser: false)
     }
 
     /// `accounts:signInWithCustomToken`: signs in (creating if needed) the uid a verified custom token names.
@@ -63,12 +66,15 @@ extension AccountService {
             return (user, true)
         }
         return SignInResult(
-            user: user, tokens: try issueTokens(for: user, provider: "custom", extraClaims: claims.extraClaims), isNewUser: isNew)
+            user: user, tokens: try issueTokens(for: user, provider: "custom", extraClaims: claims.extraClaims),
+            isNewUser: isNew)
     }
 
     /// `securetoken …/v1/token` with `grant_type=refresh_token`: a new ID token for a stored, unrevoked refresh
     /// token. The refresh token itself stays the same, as Firebase's does.
-    public func refresh(grantType: String?, refreshToken: String?) throws(AuthError) -> (user: UserRecord, tokens: TokenBundle) {
+    public func refresh(
+        grantType: String?, refreshToken: String?
+    ) throws(AuthError) -> (user: UserRecord, tokens: TokenBundle) {
         guard let grantType, !grantType.isEmpty else { throw AuthError("MISSING_GRANT_TYPE") }
         guard grantType == "refresh_token" else { throw AuthError("INVALID_GRANT_TYPE") }
         guard let refreshToken, !refreshToken.isEmpty else { throw AuthError.missingRefreshToken }
@@ -87,6 +93,8 @@ extension AccountService {
         var extra: [String: JSONValue] = [:]
         if let text = row.extraClaims, case .object(let object)? = try? JSONParser.parse(text) { extra = object }
         let idToken = try idTokens.issue(for: user, provider: row.provider, extraClaims: extra)
-        return (user, TokenBundle(idToken: idToken, refreshToken: refreshToken, expiresIn: configuration.idTokenLifetime))
+        return (
+            user, TokenBundle(idToken: idToken, refreshToken: refreshToken, expiresIn: configuration.idTokenLifetime)
+        )
     }
 }

@@ -72,7 +72,8 @@ extension AccountService {
         guard !uid.isEmpty, uid.utf8.count <= 128 else { throw AuthError("INVALID_LOCAL_ID") }
         let admin = context.isAdmin
         let user: UserRecord = try database.write { db in
-            var user = try linkedUID.flatMap { try UserRows.user(uid: $0, in: db) }
+            var user =
+                try linkedUID.flatMap { try UserRows.user(uid: $0, in: db) }
                 ?? UserRecord(uid: uid, validSince: seconds, createdAt: now)
             let isNew = linkedUID == nil
             if let email { user.email = email }

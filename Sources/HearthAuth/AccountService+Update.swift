@@ -61,7 +61,8 @@ extension AccountService {
             else { throw AuthError.insufficientPermission }
         }
         if let code = request.oobCode { return try applyCode(code) }
-        for attribute in request.deleteAttributes where !["DISPLAY_NAME", "PHOTO_URL", "EMAIL", "PASSWORD"].contains(attribute) {
+        for attribute in request.deleteAttributes
+        where !["DISPLAY_NAME", "PHOTO_URL", "EMAIL", "PASSWORD"].contains(attribute) {
             throw AuthError.notImplemented("deleteAttribute: \(attribute)")
         }
         if let claims = request.customAttributes { try Validation.checkCustomClaims(claims) }
@@ -160,7 +161,9 @@ extension AccountService {
                 return (user, nil)
             case .verifyAndChangeEmail:
                 guard let newEmail = row.newEmail else { throw AuthError.invalidOobCode }
-                if let other = try UserRows.user(email: newEmail, in: db), other.uid != user.uid { throw AuthError.emailExists }
+                if let other = try UserRows.user(email: newEmail, in: db), other.uid != user.uid {
+                    throw AuthError.emailExists
+                }
                 user.email = newEmail
                 user.emailVerified = true
                 try self.revokeSessions(of: &user, in: db)
@@ -176,7 +179,9 @@ extension AccountService {
 
     /// `accounts:resetPassword`: with `newPassword`, sets it (revoking every session and marking the address
     /// verified, since the link proved it); without, only reports what the code is for.
-    public func resetPassword(oobCode: String?, newPassword: String?, context: RequestContext) throws(AuthError)
+    public func resetPassword(
+        oobCode: String?, newPassword: String?, context: RequestContext
+    ) throws(AuthError)
         -> (email: String, requestType: OobRequestType, newEmail: String?)
     {
         guard let oobCode, !oobCode.isEmpty else { throw AuthError.missingOobCode }

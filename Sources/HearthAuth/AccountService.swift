@@ -50,9 +50,11 @@ public final class AccountService: Sendable {
         keys = try SigningKeys(
             directory: (keyDirectory as NSString).appendingPathComponent("signing"),
             overlap: configuration.idTokenLifetime + 300, clock: clock)
-        idTokens = IDTokens(keys: keys, projectID: configuration.projectID, lifetime: configuration.idTokenLifetime, clock: clock)
+        idTokens = IDTokens(
+            keys: keys, projectID: configuration.projectID, lifetime: configuration.idTokenLifetime, clock: clock)
         customTokens = CustomTokens(
-            trustedKeys: try CustomTokens.loadKeys(from: (keyDirectory as NSString).appendingPathComponent("custom-token")),
+            trustedKeys: try CustomTokens.loadKeys(
+                from: (keyDirectory as NSString).appendingPathComponent("custom-token")),
             allowUnsigned: configuration.devMode, clock: clock)
         hasher = PasswordHasher(
             parameters: PasswordHasher.Parameters(
@@ -83,11 +85,14 @@ public final class AccountService: Sendable {
     // MARK: Shared steps
 
     /// Signs `user` in with `provider`: a new ID token and a new refresh token (stored as its hash).
-    func issueTokens(for user: UserRecord, provider: String, extraClaims: [String: JSONValue] = [:]) throws(AuthError) -> TokenBundle {
+    func issueTokens(
+        for user: UserRecord, provider: String, extraClaims: [String: JSONValue] = [:]
+    ) throws(AuthError) -> TokenBundle {
         let idToken = try idTokens.issue(for: user, provider: provider, extraClaims: extraClaims)
         let (refreshToken, hash) = RefreshTokens.generate()
         let extra = extraClaims.isEmpty ? nil : JSONValue.object(extraClaims).jsonString
-        let row = RefreshTokenRows.Row(uid: user.uid, provider: provider, extraClaims: extra, createdAt: clock.milliseconds)
+        let row = RefreshTokenRows.Row(
+            uid: user.uid, provider: provider, extraClaims: extra, createdAt: clock.milliseconds)
         try database.write { db in try RefreshTokenRows.insert(hash: hash, row: row, in: db) }
         return TokenBundle(idToken: idToken, refreshToken: refreshToken, expiresIn: configuration.idTokenLifetime)
     }

@@ -69,6 +69,7 @@ public struct RateLimits: Sendable, Equatable {
             self.init(count: count, seconds: seconds)
         }
 
+        /// `COUNT/SECONDS`, as parsed.
         public var description: String { "\(count)/\(seconds)" }
     }
 

@@ -16,7 +16,10 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
 
     /// An error with `code`, an optional detail, and its HTTP status.
-    public init(_ code: String, _ detail: String? = nil, status: Int = 400, statusName: String? = nil, reason: String = "invalid") {
+    public init(
+        _ code: String, _ detail: String? = nil, status: Int = 400, statusName: String? = nil,
+        reason: String = "invalid"
+    ) {
         self.code = code
         self.detail = detail
         self.status = status
@@ -27,6 +30,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `CODE` or `CODE : detail`.
     public var message: String { detail.map { "\(code) : \($0)" } ?? code }
 
+    /// The same as `message`.
     public var description: String { message }
 }
 

@@ -48,7 +48,9 @@ struct CustomTokens: Sendable {
                 } else if name.hasSuffix(".json"), let account = try? JSONParser.parse(text),
                     let pem = account["private_key"]?.stringValue, let id = account["private_key_id"]?.stringValue
                 {
-                    keys.append(TrustedKey(id: id, key: try RSAPublicKey(pem: pem), issuer: account["client_email"]?.stringValue))
+                    keys.append(
+                        TrustedKey(
+                            id: id, key: try RSAPublicKey(pem: pem), issuer: account["client_email"]?.stringValue))
                 }
             } catch {
                 throw .internal("cannot read the custom-token key \(path): \(error)")
@@ -63,7 +65,8 @@ struct CustomTokens: Sendable {
         if token.hasPrefix("{") {
             guard allowUnsigned else { throw AuthError.invalidCustomToken("Invalid assertion format") }
             guard case .object(let object)? = try? JSONParser.parse(token) else {
-                throw AuthError.invalidCustomToken("Hearth only accepts strict JSON or JWTs as development custom tokens.")
+                throw AuthError.invalidCustomToken(
+                    "Hearth only accepts strict JSON or JWTs as development custom tokens.")
             }
             payload = object
         } else {
@@ -71,13 +74,18 @@ struct CustomTokens: Sendable {
             try checkSignature(jwt)
             guard jwt.payload["aud"]?.stringValue == Self.audience else {
                 throw AuthError.invalidCustomToken(
-                    "Invalid aud (audience). Firebase ID tokens and third-party tokens cannot be used with signInWithCustomToken.")
+                    "Invalid aud (audience). Firebase ID tokens and third-party tokens cannot be used with signInWithCustomToken."
+                )
             }
             if jwt.algorithm != "none" {
                 let now = clock.seconds
-                guard let issuedAt = jwt.seconds("iat"), let expiry = jwt.seconds("exp"), issuedAt <= now + IDTokens.allowedSkew,
+                guard let issuedAt = jwt.seconds("iat"), let expiry = jwt.seconds("exp"),
+                    issuedAt <= now + IDTokens.allowedSkew,
                     expiry - issuedAt <= 3600
-                else { throw AuthError.invalidCustomToken("iat and exp must be present, and exp at most one hour after iat.") }
+                else {
+                    throw AuthError.invalidCustomToken(
+                        "iat and exp must be present, and exp at most one hour after iat.")
+                }
                 guard expiry > now else { throw AuthError.invalidCustomToken("Token expired.") }
             }
             payload = jwt.payload
@@ -88,7 +96,9 @@ struct CustomTokens: Sendable {
         case .integer(let number)?: uid = String(number)
         default: throw AuthError("MISSING_IDENTIFIER")
         }
-        guard !uid.isEmpty, uid.utf8.count <= 128 else { throw AuthError.invalidCustomToken("uid must be 1 to 128 characters.") }
+        guard !uid.isEmpty, uid.utf8.count <= 128 else {
+            throw AuthError.invalidCustomToken("uid must be 1 to 128 characters.")
+        }
         var extra: [String: JSONValue] = [:]
         if let claims = payload["claims"] {
             guard case .object(let object) = claims else { throw AuthError("INVALID_CLAIMS") }
@@ -108,7 +118,10 @@ struct CustomTokens: Sendable {
             }
         case "RS256"?:
             let candidates = jwt.keyID.map { id in trustedKeys.filter { $0.id == id } } ?? trustedKeys
-            guard let key = candidates.first(where: { $0.key.isValidSignatureSHA256(jwt.signature, for: jwt.signingInput) })
+            guard
+                let key = candidates.first(where: {
+                    $0.key.isValidSignatureSHA256(jwt.signature, for: jwt.signingInput)
+                })
             else { throw AuthError.invalidCustomToken("The token is not signed by a registered key.") }
             if let issuer = key.issuer, jwt.payload["iss"]?.stringValue != issuer {
                 throw AuthError.invalidCustomToken("The token's iss does not match its signing key.")

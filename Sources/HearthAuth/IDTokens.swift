@@ -28,7 +28,9 @@ struct IDTokens: Sendable {
 
     /// A signed ID token for `user` signed in with `provider`; `extraClaims` (from a custom token) come after the
     /// account's custom claims and before the reserved ones, which always win.
-    func issue(for user: UserRecord, provider: String, extraClaims: [String: JSONValue] = [:]) throws(AuthError) -> String {
+    func issue(
+        for user: UserRecord, provider: String, extraClaims: [String: JSONValue] = [:]
+    ) throws(AuthError) -> String {
         let now = clock.seconds
         var claims: [String: JSONValue] = [:]
         if let name = user.displayName { claims["name"] = .string(name) }

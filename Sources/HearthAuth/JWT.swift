@@ -16,7 +16,8 @@ struct JWT: Sendable {
     static func decode(_ token: String) -> JWT? {
         guard token.utf8.count <= maximumLength else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
+            let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2]),
             case .object(let header)? = try? JSONParser.parse(headerBytes),
             case .object(let payload)? = try? JSONParser.parse(payloadBytes)
@@ -26,16 +27,19 @@ struct JWT: Sendable {
     }
 
     /// Signs `payload` with RS256 under `key`, naming it `keyID` in the header.
-    static func signRS256(payload: [String: JSONValue], keyID: String, key: RSAPrivateKey) throws(CryptoError) -> String {
+    static func signRS256(payload: [String: JSONValue], keyID: String, key: RSAPrivateKey) throws(CryptoError) -> String
+    {
         let header: JSONValue = ["alg": "RS256", "kid": .string(keyID), "typ": "JWT"]
-        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(payload).serialized())
+        let input =
+            Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(payload).serialized())
         return input + "." + Base64URL.encode(try key.signatureSHA256(for: Array(input.utf8)))
     }
 
     /// An unsigned token (`alg: none`), as the Admin SDKs mint custom tokens for an emulator; tests use it.
     static func unsigned(payload: [String: JSONValue]) -> String {
         let header: JSONValue = ["alg": "none", "typ": "JWT"]
-        return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(payload).serialized()) + "."
+        return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(payload).serialized())
+            + "."
     }
 
     var algorithm: String? { header["alg"]?.stringValue }

@@ -37,7 +37,9 @@ final class MailDispatcher: Sendable {
                 log(.error, "mail not sent", ["kind": kind, "attempts": String(attempt + 1), "reason": reason])
                 return
             }
-            log(.warning, "mail send failed; retrying", ["kind": kind, "attempt": String(attempt + 1), "reason": reason])
+            log(
+                .warning, "mail send failed; retrying",
+                ["kind": kind, "attempt": String(attempt + 1), "reason": reason])
             queue.asyncAfter(deadline: .now() + retryDelays[attempt]) {
                 self.attempt(message, kind: kind, attempt: attempt + 1)
             }

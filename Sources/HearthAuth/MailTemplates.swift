@@ -101,7 +101,9 @@ struct MailTemplates: Sendable {
         // Subjects are single header lines: a value with a line break must not start a new header.
         let subject = fill(template.subject, escape: false).replacingOccurrences(of: "\r", with: " ")
             .replacingOccurrences(of: "\n", with: " ")
-        return Template(subject: subject, text: fill(template.text, escape: false), html: template.html.map { fill($0, escape: true) })
+        return Template(
+            subject: subject, text: fill(template.text, escape: false),
+            html: template.html.map { fill($0, escape: true) })
     }
 
     static func escapeHTML(_ text: String) -> String {

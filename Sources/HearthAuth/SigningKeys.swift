@@ -91,7 +91,9 @@ final class SigningKeys: Sendable {
         let id = SHA256.hash(publicKey.modulus).prefix(20).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         let now = clock.seconds
         let file = (directory as NSString).appendingPathComponent("\(id).pem")
-        guard FileManager.default.createFile(atPath: file, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: file, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
         else { throw .internal("cannot write a signing key to \(directory)") }
         try reload(force: true)
         var keys = state.withLock { $0.keys }
@@ -121,9 +123,10 @@ final class SigningKeys: Sendable {
             ])
         }
         let temporary = manifestPath + ".tmp"
-        guard FileManager.default.createFile(
-            atPath: temporary, contents: Data(JSONValue.object(["keys": .array(entries)]).serialized(pretty: true)),
-            attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: Data(JSONValue.object(["keys": .array(entries)]).serialized(pretty: true)),
+                attributes: [.posixPermissions: 0o600])
         else { throw .internal("cannot write \(manifestPath)") }
         // rename(2) replaces the manifest atomically: a reader sees the old or the new list, never half of one.
         guard rename(temporary, manifestPath) == 0 else { throw .internal("cannot replace \(manifestPath)") }
@@ -162,7 +165,8 @@ final class SigningKeys: Sendable {
             guard let pem = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }),
                 let privateKey = try? RSAPrivateKey(pem: pem), let publicKey = try? privateKey.publicKey
             else { throw .internal("signing key \(id) listed in \(manifestPath) cannot be read") }
-            keys.append(Key(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: created, retiredAt: retired))
+            keys.append(
+                Key(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: created, retiredAt: retired))
         }
         state.withLock { state in
             state.keys = keys

@@ -23,7 +23,9 @@ enum Validation {
     /// megabyte "password" is an attack, not a password).
     static func checkPassword(_ password: String, minimum: Int) throws(AuthError) {
         guard password.count >= minimum else { throw AuthError.weakPassword(minimum: minimum) }
-        guard password.utf8.count <= 4096 else { throw AuthError("WEAK_PASSWORD", "Password must be at most 4096 bytes") }
+        guard password.utf8.count <= 4096 else {
+            throw AuthError("WEAK_PASSWORD", "Password must be at most 4096 bytes")
+        }
     }
 
     /// Custom claims as Identity Toolkit's `customAttributes`: a JSON object text of at most 1000 characters

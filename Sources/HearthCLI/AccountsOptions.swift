@@ -51,12 +51,17 @@ enum AccountsOptions {
 
     /// Applies the options `value` resolves (flag > environment > file) to `configuration`.
     static func apply(
-        _ value: (String) -> String?, switches: Set<String>, environment: [String: String], to configuration: inout ServerConfiguration
+        _ value: (String) -> String?, switches: Set<String>, environment: [String: String],
+        to configuration: inout ServerConfiguration
     ) throws {
-        func fail(_ message: String) -> CommandLineArguments.UsageError { CommandLineArguments.UsageError(description: message) }
+        func fail(_ message: String) -> CommandLineArguments.UsageError {
+            CommandLineArguments.UsageError(description: message)
+        }
         func secret(file flag: String, environment name: String) throws -> String? {
             if let path = value(flag) {
-                guard let data = FileManager.default.contents(atPath: path) else { throw fail("\(flag): cannot read \(path)") }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw fail("\(flag): cannot read \(path)")
+                }
                 let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { throw fail("\(flag): \(path) is empty") }
                 return text
@@ -70,11 +75,15 @@ enum AccountsOptions {
         }
         settings.smtpHost = value("--smtp-host")
         if let port = value("--smtp-port") {
-            guard let number = Int(port), (1...65535).contains(number) else { throw fail("--smtp-port must be 1…65535") }
+            guard let number = Int(port), (1...65535).contains(number) else {
+                throw fail("--smtp-port must be 1…65535")
+            }
             settings.smtpPort = number
         }
         if let security = value("--smtp-security") {
-            guard ["none", "starttls", "tls"].contains(security) else { throw fail("--smtp-security must be none, starttls or tls") }
+            guard ["none", "starttls", "tls"].contains(security) else {
+                throw fail("--smtp-security must be none, starttls or tls")
+            }
             settings.smtpSecurity = security
             if security == "tls" && value("--smtp-port") == nil { settings.smtpPort = 465 }
         }
@@ -83,21 +92,29 @@ enum AccountsOptions {
         if let from = value("--mail-from") { settings.mailFrom = from }
         if let directory = value("--mail-templates") {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw fail("--mail-templates: \(directory) is not a directory")
             }
             settings.mailTemplatesDirectory = directory
         }
         if let name = value("--app-name") { settings.appName = name }
-        for (flag, keyPath) in [("--public-url", \AccountsSettings.publicURL), ("--action-url", \AccountsSettings.actionURL)] {
+        for (flag, keyPath) in [
+            ("--public-url", \AccountsSettings.publicURL), ("--action-url", \AccountsSettings.actionURL),
+        ] {
             guard let url = value(flag) else { continue }
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw fail("\(flag) must be an http(s) URL") }
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw fail("\(flag) must be an http(s) URL")
+            }
             settings[keyPath: keyPath] = url
         }
         if switches.contains("--email-enumeration-protection") {
             settings.emailEnumerationProtection = true
         } else if let flag = value("--email-enumeration-protection") {
-            guard let parsed = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][flag.lowercased()] else {
+            guard
+                let parsed = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][
+                    flag.lowercased()]
+            else {
                 throw fail("HEARTH_EMAIL_ENUMERATION_PROTECTION must be 1 or 0")
             }
             settings.emailEnumerationProtection = parsed

@@ -34,7 +34,9 @@ enum UsersCommand {
                 print(help)
                 return 0
             }
-            guard let action = parsed.positional.first else { throw CommandLineArguments.UsageError(description: "missing action") }
+            guard let action = parsed.positional.first else {
+                throw CommandLineArguments.UsageError(description: "missing action")
+            }
             let service = try openService(parsed, environment: environment)
             defer { service.close() }
             switch action {
@@ -58,7 +60,8 @@ enum UsersCommand {
     static func openService(_ parsed: CommandLineArguments, environment: [String: String]) throws -> AccountService {
         let directory = parsed.values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
         let project = parsed.values["--project"] ?? environment["HEARTH_PROJECT"] ?? "demo"
-        return try AccountService(configuration: AccountsConfiguration(projectID: project, dataDirectory: directory), mailer: Outbox())
+        return try AccountService(
+            configuration: AccountsConfiguration(projectID: project, dataDirectory: directory), mailer: Outbox())
     }
 
     private static func target(_ parsed: CommandLineArguments) throws -> String {
@@ -71,7 +74,8 @@ enum UsersCommand {
     private static let admin = RequestContext(isAdmin: true, clientAddress: "cli", linkBaseURL: "http://localhost")
 
     private static func find(_ service: AccountService, _ target: String) throws -> UserRecord {
-        let matches = target.contains("@")
+        let matches =
+            target.contains("@")
             ? try service.lookup(uids: [], emails: [target], phoneNumbers: [])
             : try service.lookup(uids: [target], emails: [], phoneNumbers: [])
         guard let user = matches.first else { throw AuthError("USER_NOT_FOUND", "no account \(target)") }
@@ -95,8 +99,9 @@ enum UsersCommand {
         print(pad("UID", 30) + pad("EMAIL", 36) + pad("VERIFIED", 10) + pad("DISABLED", 10) + "CREATED")
         for user in users {
             let created = formatter.string(from: Date(timeIntervalSince1970: Double(user.createdAt) / 1000))
-            print(pad(user.uid, 30) + pad(user.email ?? "-", 36) + pad(user.emailVerified ? "yes" : "no", 10)
-                + pad(user.disabled ? "yes" : "no", 10) + created)
+            print(
+                pad(user.uid, 30) + pad(user.email ?? "-", 36) + pad(user.emailVerified ? "yes" : "no", 10)
+                    + pad(user.disabled ? "yes" : "no", 10) + created)
         }
         print("\(users.count) account\(users.count == 1 ? "" : "s")")
     }
@@ -105,8 +110,12 @@ enum UsersCommand {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    private static func add(_ service: AccountService, _ parsed: CommandLineArguments, environment: [String: String]) throws {
-        guard let email = parsed.values["--email"] else { throw CommandLineArguments.UsageError(description: "add needs --email") }
+    private static func add(
+        _ service: AccountService, _ parsed: CommandLineArguments, environment: [String: String]
+    ) throws {
+        guard let email = parsed.values["--email"] else {
+            throw CommandLineArguments.UsageError(description: "add needs --email")
+        }
         var request = SignUpRequest()
         request.email = email
         request.localID = parsed.values["--uid"]
@@ -154,7 +163,8 @@ enum KeysCommand {
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
-            let parsed = try CommandLineArguments(arguments, valueFlags: ["--data", "--project"], switchFlags: ["--help", "-h"])
+            let parsed = try CommandLineArguments(
+                arguments, valueFlags: ["--data", "--project"], switchFlags: ["--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
                 return 0

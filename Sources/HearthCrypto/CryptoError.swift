@@ -15,6 +15,7 @@ public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The operation and the library's reason.
     public var description: String { reason.isEmpty ? "\(operation) failed" : "\(operation) failed: \(reason)" }
 
     /// Drains OpenSSL's per-thread error queue into an error, so a later call does not report a stale reason.

@@ -26,7 +26,8 @@ public enum HMACSHA256 {
         keyBytes.withUnsafeBufferPointer { keyBuffer in
             dataBytes.withUnsafeBufferPointer { dataBuffer in
                 _ = HMAC(
-                    EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress, dataBuffer.count,
+                    EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress,
+                    dataBuffer.count,
                     &code, &length)
             }
         }

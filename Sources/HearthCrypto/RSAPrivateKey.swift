@@ -17,7 +17,9 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
     /// A fresh key of `bits` bits (public exponent 65537).
     public static func generate(bits: Int = 2048) throws(CryptoError) -> RSAPrivateKey {
-        guard bits >= 2048 else { throw CryptoError("RSA key generation", reason: "keys shorter than 2048 bits are refused") }
+        guard bits >= 2048 else {
+            throw CryptoError("RSA key generation", reason: "keys shorter than 2048 bits are refused")
+        }
         guard let pkey = hearth_EVP_RSA_gen(UInt32(bits)) else { throw .openSSL("RSA key generation") }
         return RSAPrivateKey(taking: pkey)
     }

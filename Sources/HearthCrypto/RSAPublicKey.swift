@@ -33,7 +33,8 @@ public final class RSAPublicKey: @unchecked Sendable {
     /// A key from its modulus and public exponent, as big-endian unsigned bytes (a JWK's `n` and `e`).
     public convenience init(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) {
         let operation = "building an RSA public key"
-        guard let n = BN_bin2bn(modulus, Int32(modulus.count), nil), let e = BN_bin2bn(exponent, Int32(exponent.count), nil)
+        guard let n = BN_bin2bn(modulus, Int32(modulus.count), nil),
+            let e = BN_bin2bn(exponent, Int32(exponent.count), nil)
         else { throw .openSSL(operation) }
         defer {
             BN_free(n)

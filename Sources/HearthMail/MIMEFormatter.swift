@@ -29,7 +29,9 @@ enum MIMEFormatter {
     }
 
     private static func part(_ body: String, type: String) -> [String] {
-        let encoded = Data(body.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        let encoded = Data(body.utf8).base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+        ])
         return [
             "Content-Type: \(type); charset=UTF-8",
             "Content-Transfer-Encoding: base64",

@@ -22,6 +22,7 @@ public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The kind and reason, for logs; never the message body.
     public var description: String {
         switch kind {
         case .invalidMessage: "invalid message: \(reason)"

@@ -39,7 +39,9 @@ public struct MailMessage: Sendable, Equatable {
         where value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw MailError(.invalidMessage, "the \(name) header must not contain a line break")
         }
-        guard senderAddress.contains("@") else { throw MailError(.invalidMessage, "the sender address is not an address") }
+        guard senderAddress.contains("@") else {
+            throw MailError(.invalidMessage, "the sender address is not an address")
+        }
         guard recipientAddress.contains("@") else {
             throw MailError(.invalidMessage, "the recipient address is not an address")
         }

@@ -20,9 +20,11 @@ public struct SMTPMailer: Mailer {
         try message.validate()
         let hostname = ProcessInfo.processInfo.hostName
         let body = MIMEFormatter.render(
-            message, date: Date(), messageID: "\(UUID().uuidString.lowercased())@\(hostname.isEmpty ? "hearth" : hostname)",
+            message, date: Date(),
+            messageID: "\(UUID().uuidString.lowercased())@\(hostname.isEmpty ? "hearth" : hostname)",
             boundary: "hearth-\(UUID().uuidString.lowercased())")
-        try CurlSession.send(body, from: message.senderAddress, to: message.recipientAddress, configuration: configuration)
+        try CurlSession.send(
+            body, from: message.senderAddress, to: message.recipientAddress, configuration: configuration)
     }
 }
 

@@ -6,7 +6,9 @@ import Testing
 enum Accounts {
     static let toolkit = "/identitytoolkit.googleapis.com/v1"
 
-    static func uniqueEmail(_ label: String) -> String { "\(label)-\(UUID().uuidString.prefix(8).lowercased())@example.com" }
+    static func uniqueEmail(_ label: String) -> String {
+        "\(label)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+    }
 
     /// An unsigned custom token, as the Admin SDKs mint for an emulator host.
     static func unsignedCustomToken(_ payload: JSONValue) -> String {
@@ -21,18 +23,22 @@ enum Accounts {
         return try? JSONParser.parse(bytes)
     }
 
-    static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+    static let customTokenAudience =
+        "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 }
 
 extension HTTPClient {
     /// `POST /identitytoolkit.googleapis.com/v1/accounts:<verb>?key=…` with a JSON body.
     func accounts(_ verb: String, _ body: JSONValue, key: String? = "test-key") async throws -> HTTPResult {
         try await request(
-            "POST", "\(Accounts.toolkit)/accounts:\(verb)", query: key.map { [("key", $0)] } ?? [], json: body.jsonString)
+            "POST", "\(Accounts.toolkit)/accounts:\(verb)", query: key.map { [("key", $0)] } ?? [],
+            json: body.jsonString)
     }
 
     /// An admin call: `POST …/v1/projects/{p}/accounts[:verb]` with `Authorization: Bearer <credential>`.
-    func admin(_ verb: String?, _ body: JSONValue, project: String = "demo", credential: String = "owner") async throws -> HTTPResult {
+    func admin(
+        _ verb: String?, _ body: JSONValue, project: String = "demo", credential: String = "owner"
+    ) async throws -> HTTPResult {
         let suffix = verb.map { ":\($0)" } ?? ""
         return try await request(
             "POST", "\(Accounts.toolkit)/projects/\(project)/accounts\(suffix)", json: body.jsonString,
@@ -40,9 +46,12 @@ extension HTTPClient {
     }
 
     /// Signs up a new email/password account and returns the response body.
-    func signUp(_ email: String, password: String = "secret-password", sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    func signUp(
+        _ email: String, password: String = "secret-password", sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> JSONValue {
         try expectOK(
-            await accounts("signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true]),
+            await accounts(
+                "signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true]),
             sourceLocation: sourceLocation)
     }
 }
@@ -56,7 +65,9 @@ func expectAuthError(
     #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
     let error = (try? JSONParser.parse(result.body))?["error"]
     let message = error?["message"]?.stringValue ?? ""
-    #expect(message == code || message.hasPrefix(code + " : "), "expected \(code): \(result)", sourceLocation: sourceLocation)
+    #expect(
+        message == code || message.hasPrefix(code + " : "), "expected \(code): \(result)",
+        sourceLocation: sourceLocation)
     #expect(error?["code"] == .integer(Int64(status)), "\(result)", sourceLocation: sourceLocation)
     #expect(error?["errors"]?[0]?["message"]?.stringValue == message, "\(result)", sourceLocation: sourceLocation)
     return message

@@ -24,16 +24,20 @@ import Testing
         #expect(authErrorCode { _ = try service.signUp(create, context: Fixture.admin) } == "PHONE_NUMBER_EXISTS")
 
         #expect(try service.lookup(uids: ["uid-1"], emails: [], phoneNumbers: []).map(\.uid) == ["uid-1"])
-        #expect(try service.lookup(uids: [], emails: ["admin.made@EXAMPLE.com"], phoneNumbers: []).map(\.uid) == ["uid-1"])
+        #expect(
+            try service.lookup(uids: [], emails: ["admin.made@EXAMPLE.com"], phoneNumbers: []).map(\.uid) == ["uid-1"])
         #expect(try service.lookup(uids: [], emails: [], phoneNumbers: ["+15555550100"]).map(\.uid) == ["uid-1"])
-        #expect(try service.lookup(uids: ["uid-1", "missing"], emails: ["admin.made@example.com"], phoneNumbers: []).count == 1)
+        #expect(
+            try service.lookup(uids: ["uid-1", "missing"], emails: ["admin.made@example.com"], phoneNumbers: []).count
+                == 1)
 
         var update = UpdateRequest()
         update.localID = "uid-1"
         update.customAttributes = #"{"admin":true,"tier":2}"#
         update.displayName = "Renamed"
         _ = try service.update(update, context: Fixture.admin)
-        let signedIn = try service.signInWithPassword(email: "admin.made@example.com", password: "secret-pw", context: Fixture.client)
+        let signedIn = try service.signInWithPassword(
+            email: "admin.made@example.com", password: "secret-pw", context: Fixture.client)
         let claims = try service.authContext(idToken: try #require(signedIn.tokens?.idToken)).claims
         #expect(claims["admin"] == true && claims["tier"] == 2 && claims["name"] == "Renamed")
 
@@ -46,16 +50,21 @@ import Testing
         var clientClaims = UpdateRequest()
         clientClaims.idToken = signedIn.tokens?.idToken
         clientClaims.customAttributes = "{}"
-        #expect(authErrorCode { _ = try service.update(clientClaims, context: Fixture.client) } == "INSUFFICIENT_PERMISSION")
+        #expect(
+            authErrorCode { _ = try service.update(clientClaims, context: Fixture.client) } == "INSUFFICIENT_PERMISSION"
+        )
         var missing = UpdateRequest()
         missing.localID = "missing"
         missing.displayName = "x"
         #expect(authErrorCode { _ = try service.update(missing, context: Fixture.admin) } == "USER_NOT_FOUND")
         #expect(authErrorCode { _ = try service.update(UpdateRequest(), context: Fixture.admin) } == "MISSING_LOCAL_ID")
-        #expect(authErrorCode { _ = try service.update(UpdateRequest(), context: Fixture.client) } == "INVALID_REQ_TYPE")
+        #expect(
+            authErrorCode { _ = try service.update(UpdateRequest(), context: Fixture.client) } == "INVALID_REQ_TYPE")
 
         try service.delete(idToken: nil, localID: "uid-1", context: Fixture.admin)
-        #expect(authErrorCode { try service.delete(idToken: nil, localID: "uid-1", context: Fixture.admin) } == "USER_NOT_FOUND")
+        #expect(
+            authErrorCode { try service.delete(idToken: nil, localID: "uid-1", context: Fixture.admin) }
+                == "USER_NOT_FOUND")
         #expect(try service.lookup(uids: ["uid-1"], emails: [], phoneNumbers: []).isEmpty)
     }
 
@@ -74,14 +83,19 @@ import Testing
         let last = try fixture.service.listUsers(maxResults: 2, pageToken: second.nextPageToken)
         #expect(last.users.map(\.uid) == ["user-4"] && last.nextPageToken == nil)
         #expect(try fixture.service.queryUsers(limit: 500, offset: 0, countOnly: true).count == 5)
-        #expect(try fixture.service.queryUsers(limit: 2, offset: 1, countOnly: false).users.map(\.uid) == ["user-1", "user-2"])
+        #expect(
+            try fixture.service.queryUsers(limit: 2, offset: 1, countOnly: false).users.map(\.uid) == [
+                "user-1", "user-2",
+            ])
 
         let refused = try fixture.service.batchDelete(uids: ["user-0", "user-2", "ghost"], force: false)
         #expect(refused.map(\.uid) == ["user-2"])
         #expect(refused.first?.message.hasPrefix("NOT_DISABLED") == true)
         #expect(try fixture.service.batchDelete(uids: ["user-2"], force: true).isEmpty)
         #expect(try fixture.service.allUsers().map(\.uid) == ["user-1", "user-3", "user-4"])
-        #expect(authErrorCode { _ = try fixture.service.batchDelete(uids: [], force: true) } == "LOCAL_ID_LIST_EXCEEDS_LIMIT")
+        #expect(
+            authErrorCode { _ = try fixture.service.batchDelete(uids: [], force: true) }
+                == "LOCAL_ID_LIST_EXCEEDS_LIMIT")
         try fixture.service.deleteAllAccounts()
         #expect(try fixture.service.allUsers().isEmpty)
     }

@@ -34,7 +34,8 @@ import Testing
         #expect(applied.user.emailVerified)
         #expect(fixture.service.issuedCodes.isEmpty)
         #expect(authErrorCode { _ = try fixture.service.update(apply, context: Fixture.client) } == "INVALID_OOB_CODE")
-        let refreshed = try fixture.service.refresh(grantType: "refresh_token", refreshToken: try #require(user.tokens?.refreshToken))
+        let refreshed = try fixture.service.refresh(
+            grantType: "refresh_token", refreshToken: try #require(user.tokens?.refreshToken))
         #expect(try fixture.service.authContext(idToken: refreshed.tokens.idToken).claims["email_verified"] == true)
     }
 
@@ -47,8 +48,14 @@ import Testing
         var apply = UpdateRequest()
         apply.oobCode = code
         #expect(authErrorCode { _ = try fixture.service.update(apply, context: Fixture.client) } == "EXPIRED_OOB_CODE")
-        #expect(authErrorCode { _ = try fixture.service.resetPassword(oobCode: "nope", newPassword: nil, context: Fixture.client) } == "INVALID_OOB_CODE")
-        #expect(authErrorCode { _ = try fixture.service.resetPassword(oobCode: nil, newPassword: nil, context: Fixture.client) } == "MISSING_OOB_CODE")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.resetPassword(oobCode: "nope", newPassword: nil, context: Fixture.client)
+            } == "INVALID_OOB_CODE")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.resetPassword(oobCode: nil, newPassword: nil, context: Fixture.client)
+            } == "MISSING_OOB_CODE")
     }
 
     @Test func passwordResetChangesThePasswordAndEndsSessions() throws {
@@ -64,17 +71,39 @@ import Testing
 
         let inspected = try fixture.service.resetPassword(oobCode: code, newPassword: nil, context: Fixture.client)
         #expect(inspected.email == "cy@example.com" && inspected.requestType == .passwordReset)
-        #expect(authErrorCode { _ = try fixture.service.resetPassword(oobCode: code, newPassword: "123", context: Fixture.client) } == "WEAK_PASSWORD")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.resetPassword(oobCode: code, newPassword: "123", context: Fixture.client)
+            } == "WEAK_PASSWORD")
         _ = try fixture.service.resetPassword(oobCode: code, newPassword: "new-password", context: Fixture.client)
-        #expect(authErrorCode { _ = try fixture.service.resetPassword(oobCode: code, newPassword: "new-password", context: Fixture.client) } == "INVALID_OOB_CODE")
-        #expect(authErrorCode { _ = try fixture.service.signInWithPassword(email: "cy@example.com", password: "old-password", context: Fixture.client) } == "INVALID_PASSWORD")
-        #expect(try fixture.service.signInWithPassword(email: "cy@example.com", password: "new-password", context: Fixture.client).user.emailVerified)
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: try #require(user.tokens?.refreshToken)) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.resetPassword(
+                    oobCode: code, newPassword: "new-password", context: Fixture.client)
+            } == "INVALID_OOB_CODE")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.signInWithPassword(
+                    email: "cy@example.com", password: "old-password", context: Fixture.client)
+            } == "INVALID_PASSWORD")
+        #expect(
+            try fixture.service.signInWithPassword(
+                email: "cy@example.com", password: "new-password", context: Fixture.client
+            ).user.emailVerified)
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.refresh(
+                    grantType: "refresh_token", refreshToken: try #require(user.tokens?.refreshToken))
+            } == "INVALID_REFRESH_TOKEN")
 
         request.email = "nobody@example.com"
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "EMAIL_NOT_FOUND")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "EMAIL_NOT_FOUND"
+        )
         request.requestType = nil
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "MISSING_REQ_TYPE")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) }
+                == "MISSING_REQ_TYPE")
     }
 
     @Test func verifyAndChangeEmail() throws {
@@ -85,7 +114,8 @@ import Testing
         request.requestType = "VERIFY_AND_CHANGE_EMAIL"
         request.idToken = user.tokens?.idToken
         request.newEmail = "taken@example.com"
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "EMAIL_EXISTS")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "EMAIL_EXISTS")
         request.newEmail = "new@example.com"
         _ = try fixture.service.sendOobCode(request, context: Fixture.client)
         fixture.service.flushMail()
@@ -105,7 +135,9 @@ import Testing
         request.email = "dee@example.com"
         request.returnOobLink = true
         request.continueURL = "https://app.example.com/done"
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) } == "INSUFFICIENT_PERMISSION")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.client) }
+                == "INSUFFICIENT_PERMISSION")
         let result = try fixture.service.sendOobCode(request, context: Fixture.admin)
         let link = try #require(result.oobLink)
         #expect(link.contains("oobCode=\(try #require(result.oobCode))"))
@@ -113,16 +145,20 @@ import Testing
         fixture.service.flushMail()
         #expect(fixture.outbox.entries.isEmpty)
         request.continueURL = "not a url"
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.admin) } == "INVALID_CONTINUE_URI")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.admin) }
+                == "INVALID_CONTINUE_URI")
     }
 
     @Test func productionLinksUseThePublicURLAndOperatorTemplates() throws {
-        let templates = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-tpl-\(UUID().uuidString)").path
+        let templates = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-tpl-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: templates) }
         try "Subject: Welcome to %APP_NAME%, %DISPLAY_NAME%\n\nClick %LINK% now.\n".write(
             toFile: templates + "/verify_email.txt", atomically: true, encoding: .utf8)
-        try "<a href=\"%LINK%\">%DISPLAY_NAME%</a>".write(toFile: templates + "/verify_email.html", atomically: true, encoding: .utf8)
+        try "<a href=\"%LINK%\">%DISPLAY_NAME%</a>".write(
+            toFile: templates + "/verify_email.html", atomically: true, encoding: .utf8)
         let fixture = try Fixture(dev: false) {
             $0.publicURL = "https://auth.example.com/"
             $0.mailTemplatesDirectory = templates

@@ -33,28 +33,46 @@ import Testing
         try fixture.signUp("f@example.com")
         let service = fixture.service
         for _ in 0..<3 {
-            #expect(authErrorCode { _ = try service.signInWithPassword(email: "f@example.com", password: "wrong-pw", context: Fixture.client) } == "INVALID_PASSWORD")
+            #expect(
+                authErrorCode {
+                    _ = try service.signInWithPassword(
+                        email: "f@example.com", password: "wrong-pw", context: Fixture.client)
+                } == "INVALID_PASSWORD")
         }
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "f@example.com", password: "secret-pw", context: Fixture.client) } == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "f@example.com", password: "secret-pw", context: Fixture.client)
+            } == "TOO_MANY_ATTEMPTS_TRY_LATER")
         fixture.time.advance(100)
-        #expect(try service.signInWithPassword(email: "f@example.com", password: "secret-pw", context: Fixture.client).tokens != nil)
+        #expect(
+            try service.signInWithPassword(email: "f@example.com", password: "secret-pw", context: Fixture.client)
+                .tokens != nil)
     }
 
     @Test func addressLimitCoversSignInSignUpAndResets() throws {
         let fixture = try Fixture { $0.rateLimits.attemptsPerAddress = .init(count: 3, seconds: 60) }
         try fixture.signUp("g@example.com")
-        _ = try fixture.service.signInWithPassword(email: "g@example.com", password: "secret-pw", context: Fixture.client)
+        _ = try fixture.service.signInWithPassword(
+            email: "g@example.com", password: "secret-pw", context: Fixture.client)
         var reset = OobCodeRequest()
         reset.requestType = "PASSWORD_RESET"
         reset.email = "g@example.com"
         _ = try fixture.service.sendOobCode(reset, context: Fixture.client)
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(reset, context: Fixture.client) } == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(reset, context: Fixture.client) }
+                == "TOO_MANY_ATTEMPTS_TRY_LATER")
         #expect(authErrorCode { try fixture.signUp("h@example.com") } == "TOO_MANY_ATTEMPTS_TRY_LATER")
         var elsewhere = Fixture.client
         elsewhere.clientAddress = "198.51.100.7"
-        #expect(try fixture.service.signInWithPassword(email: "g@example.com", password: "secret-pw", context: elsewhere).tokens != nil)
-        #expect(try fixture.service.signInWithPassword(email: "g@example.com", password: "secret-pw", context: Fixture.admin).tokens != nil,
-                "admin calls are not limited")
+        #expect(
+            try fixture.service.signInWithPassword(email: "g@example.com", password: "secret-pw", context: elsewhere)
+                .tokens != nil)
+        #expect(
+            try fixture.service.signInWithPassword(
+                email: "g@example.com", password: "secret-pw", context: Fixture.admin
+            ).tokens != nil,
+            "admin calls are not limited")
     }
 
     @Test func resetMailsPerAccountAreLimited() throws {
@@ -65,7 +83,9 @@ import Testing
         reset.email = "i@example.com"
         _ = try fixture.service.sendOobCode(reset, context: Fixture.client)
         _ = try fixture.service.sendOobCode(reset, context: Fixture.client)
-        #expect(authErrorCode { _ = try fixture.service.sendOobCode(reset, context: Fixture.client) } == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(reset, context: Fixture.client) }
+                == "TOO_MANY_ATTEMPTS_TRY_LATER")
         fixture.service.flushMail()
         #expect(fixture.outbox.entries.count == 2)
     }

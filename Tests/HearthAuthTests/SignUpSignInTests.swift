@@ -20,7 +20,9 @@ import Testing
         #expect(authErrorCode { _ = try fixture.service.signUp(noEmail, context: Fixture.client) } == "MISSING_EMAIL")
         var chosenID = SignUpRequest()
         chosenID.localID = "mine"
-        #expect(authErrorCode { _ = try fixture.service.signUp(chosenID, context: Fixture.client) } == "UNEXPECTED_PARAMETER")
+        #expect(
+            authErrorCode { _ = try fixture.service.signUp(chosenID, context: Fixture.client) }
+                == "UNEXPECTED_PARAMETER")
     }
 
     @Test func anonymousUserUpgradesByLinkingEmailAndPassword() throws {
@@ -39,7 +41,8 @@ import Testing
         let linked = try fixture.service.signUp(link, context: Fixture.client)
         #expect(linked.user.uid == anonymous.user.uid)
         #expect(!linked.isNewUser)
-        let signedIn = try fixture.service.signInWithPassword(email: "linked@example.com", password: "secret-pw", context: Fixture.client)
+        let signedIn = try fixture.service.signInWithPassword(
+            email: "linked@example.com", password: "secret-pw", context: Fixture.client)
         #expect(signedIn.user.uid == anonymous.user.uid)
     }
 
@@ -50,27 +53,58 @@ import Testing
         let ok = try service.signInWithPassword(email: "C@example.com", password: "secret-pw", context: Fixture.client)
         #expect(ok.user.uid == user.user.uid)
         #expect(ok.user.lastLoginAt != nil)
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "nobody@example.com", password: "secret-pw", context: Fixture.client) } == "EMAIL_NOT_FOUND")
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "c@example.com", password: "wrong-pw", context: Fixture.client) } == "INVALID_PASSWORD")
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: nil, password: "x", context: Fixture.client) } == "MISSING_EMAIL")
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "c@example.com", password: nil, context: Fixture.client) } == "MISSING_PASSWORD")
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "bad", password: "x", context: Fixture.client) } == "INVALID_EMAIL")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "nobody@example.com", password: "secret-pw", context: Fixture.client)
+            } == "EMAIL_NOT_FOUND")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "c@example.com", password: "wrong-pw", context: Fixture.client)
+            } == "INVALID_PASSWORD")
+        #expect(
+            authErrorCode { _ = try service.signInWithPassword(email: nil, password: "x", context: Fixture.client) }
+                == "MISSING_EMAIL")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(email: "c@example.com", password: nil, context: Fixture.client)
+            } == "MISSING_PASSWORD")
+        #expect(
+            authErrorCode { _ = try service.signInWithPassword(email: "bad", password: "x", context: Fixture.client) }
+                == "INVALID_EMAIL")
 
         var disable = UpdateRequest()
         disable.localID = user.user.uid
         disable.disableUser = true
         _ = try service.update(disable, context: Fixture.admin)
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "c@example.com", password: "secret-pw", context: Fixture.client) } == "USER_DISABLED")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "c@example.com", password: "secret-pw", context: Fixture.client)
+            } == "USER_DISABLED")
         // A wrong password on a disabled account says nothing about the account being disabled.
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "c@example.com", password: "wrong-pw", context: Fixture.client) } == "INVALID_PASSWORD")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "c@example.com", password: "wrong-pw", context: Fixture.client)
+            } == "INVALID_PASSWORD")
     }
 
     @Test func enumerationProtectionAnswersAlike() throws {
         let fixture = try Fixture { $0.emailEnumerationProtection = true }
         try fixture.signUp("d@example.com")
         let service = fixture.service
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "nobody@example.com", password: "secret-pw", context: Fixture.client) } == "INVALID_LOGIN_CREDENTIALS")
-        #expect(authErrorCode { _ = try service.signInWithPassword(email: "d@example.com", password: "wrong-pw", context: Fixture.client) } == "INVALID_LOGIN_CREDENTIALS")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "nobody@example.com", password: "secret-pw", context: Fixture.client)
+            } == "INVALID_LOGIN_CREDENTIALS")
+        #expect(
+            authErrorCode {
+                _ = try service.signInWithPassword(
+                    email: "d@example.com", password: "wrong-pw", context: Fixture.client)
+            } == "INVALID_LOGIN_CREDENTIALS")
         var reset = OobCodeRequest()
         reset.requestType = "PASSWORD_RESET"
         reset.email = "nobody@example.com"
@@ -83,13 +117,16 @@ import Testing
         let fixture = try Fixture()
         try fixture.signUp("e@example.com")
         let reopened = try Fixture.open(
-            directory: fixture.directory, dev: true, outbox: fixture.outbox, clock: fixture.time.clock, logs: fixture.logs
+            directory: fixture.directory, dev: true, outbox: fixture.outbox, clock: fixture.time.clock,
+            logs: fixture.logs
         ) { $0.passwordHashIterations = 2 }
         defer { reopened.close() }
-        let before = try #require(reopened.lookup(uids: [], emails: ["e@example.com"], phoneNumbers: []).first?.passwordHash)
+        let before = try #require(
+            reopened.lookup(uids: [], emails: ["e@example.com"], phoneNumbers: []).first?.passwordHash)
         #expect(before.contains("t=1"))
         _ = try reopened.signInWithPassword(email: "e@example.com", password: "secret-pw", context: Fixture.client)
-        let after = try #require(reopened.lookup(uids: [], emails: ["e@example.com"], phoneNumbers: []).first?.passwordHash)
+        let after = try #require(
+            reopened.lookup(uids: [], emails: ["e@example.com"], phoneNumbers: []).first?.passwordHash)
         #expect(after.contains("t=2"))
         _ = try reopened.signInWithPassword(email: "e@example.com", password: "secret-pw", context: Fixture.client)
     }
@@ -107,15 +144,26 @@ import Testing
         #expect(context.claims["role"] == "editor")
         #expect(context.signInProvider == "custom")
         // The extra claims survive a refresh.
-        let refreshed = try fixture.service.refresh(grantType: "refresh_token", refreshToken: try #require(first.tokens?.refreshToken))
+        let refreshed = try fixture.service.refresh(
+            grantType: "refresh_token", refreshToken: try #require(first.tokens?.refreshToken))
         #expect(try fixture.service.authContext(idToken: refreshed.tokens.idToken).claims["role"] == "editor")
-        #expect(try fixture.service.signInWithCustomToken(#"{"uid":"custom-1"}"#, context: Fixture.client).isNewUser == false)
+        #expect(
+            try fixture.service.signInWithCustomToken(#"{"uid":"custom-1"}"#, context: Fixture.client).isNewUser
+                == false)
 
         let wrongAudience = JWT.unsigned(payload: ["aud": "demo-test", "uid": "x"])
-        #expect(authErrorCode { _ = try fixture.service.signInWithCustomToken(wrongAudience, context: Fixture.client) } == "INVALID_CUSTOM_TOKEN")
-        let reserved = JWT.unsigned(payload: ["aud": .string(CustomTokens.audience), "uid": "x", "claims": ["firebase": 1]])
-        #expect(authErrorCode { _ = try fixture.service.signInWithCustomToken(reserved, context: Fixture.client) } == "FORBIDDEN_CLAIM")
+        #expect(
+            authErrorCode { _ = try fixture.service.signInWithCustomToken(wrongAudience, context: Fixture.client) }
+                == "INVALID_CUSTOM_TOKEN")
+        let reserved = JWT.unsigned(payload: [
+            "aud": .string(CustomTokens.audience), "uid": "x", "claims": ["firebase": 1],
+        ])
+        #expect(
+            authErrorCode { _ = try fixture.service.signInWithCustomToken(reserved, context: Fixture.client) }
+                == "FORBIDDEN_CLAIM")
         let noUID = JWT.unsigned(payload: ["aud": .string(CustomTokens.audience)])
-        #expect(authErrorCode { _ = try fixture.service.signInWithCustomToken(noUID, context: Fixture.client) } == "MISSING_IDENTIFIER")
+        #expect(
+            authErrorCode { _ = try fixture.service.signInWithCustomToken(noUID, context: Fixture.client) }
+                == "MISSING_IDENTIFIER")
     }
 }

@@ -31,7 +31,8 @@ final class Fixture: Sendable {
     let logs = LogLines()
 
     init(dev: Bool = true, _ adjust: (inout AccountsConfiguration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-auth-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("hearth-auth-\(UUID().uuidString)").path
         service = try Self.open(directory: directory, dev: dev, outbox: outbox, clock: time.clock, logs: logs, adjust)
     }
 
@@ -48,7 +49,9 @@ final class Fixture: Sendable {
         return try AccountService(
             configuration: configuration, mailer: outbox,
             log: { _, message, metadata in
-                let line = message + " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                let line =
+                    message + " "
+                    + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 logs.append(line)
             }, clock: clock)
     }
@@ -58,7 +61,8 @@ final class Fixture: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static let client = RequestContext(isAdmin: false, clientAddress: "192.0.2.1", linkBaseURL: "http://127.0.0.1:9", apiKey: "key")
+    static let client = RequestContext(
+        isAdmin: false, clientAddress: "192.0.2.1", linkBaseURL: "http://127.0.0.1:9", apiKey: "key")
     static let admin = RequestContext(isAdmin: true, clientAddress: "192.0.2.2", linkBaseURL: "http://127.0.0.1:9")
 
     @discardableResult

@@ -39,13 +39,16 @@ import Testing
         let jwk = try #require(keys.first)
         #expect(jwk["kid"] == JWT.decode(token)?.keyID)
         // Any JWT library can verify with n and e alone.
-        let publicKey = try RSAPublicKey(modulus: try #require(Base64URL.decode(jwk["n"]!)), exponent: try #require(Base64URL.decode(jwk["e"]!)))
+        let publicKey = try RSAPublicKey(
+            modulus: try #require(Base64URL.decode(jwk["n"]!)), exponent: try #require(Base64URL.decode(jwk["e"]!)))
         let jwt = try #require(JWT.decode(token))
         #expect(publicKey.isValidSignatureSHA256(jwt.signature, for: jwt.signingInput))
     }
 
     /// A token with `changes` applied to a genuine one's claims, signed with the service's own key.
-    private func forged(_ fixture: Fixture, from token: String, _ changes: (inout [String: JSONValue]) -> Void) throws -> String {
+    private func forged(
+        _ fixture: Fixture, from token: String, _ changes: (inout [String: JSONValue]) -> Void
+    ) throws -> String {
         var payload = try #require(JWT.decode(token)).payload
         changes(&payload)
         let key = try fixture.service.keys.signingKey()
@@ -58,7 +61,9 @@ import Testing
         let jwt = try #require(JWT.decode(token))
         let service = fixture.service
 
-        #expect(authErrorCode { _ = try service.authContext(idToken: JWT.unsigned(payload: jwt.payload)) } == "INVALID_ID_TOKEN")
+        #expect(
+            authErrorCode { _ = try service.authContext(idToken: JWT.unsigned(payload: jwt.payload)) }
+                == "INVALID_ID_TOKEN")
         let other = try RSAPrivateKey.generate()
         let wrongKey = try JWT.signRS256(payload: jwt.payload, keyID: try #require(jwt.keyID), key: other)
         #expect(authErrorCode { _ = try service.authContext(idToken: wrongKey) } == "INVALID_ID_TOKEN")
@@ -66,7 +71,9 @@ import Testing
         #expect(authErrorCode { _ = try service.authContext(idToken: unknownKID) } == "INVALID_ID_TOKEN")
         let wrongAudience = try forged(fixture, from: token) { $0["aud"] = "another-project" }
         #expect(authErrorCode { _ = try service.authContext(idToken: wrongAudience) } == "INVALID_ID_TOKEN")
-        let wrongIssuer = try forged(fixture, from: token) { $0["iss"] = "https://securetoken.google.com/another-project" }
+        let wrongIssuer = try forged(fixture, from: token) {
+            $0["iss"] = "https://securetoken.google.com/another-project"
+        }
         #expect(authErrorCode { _ = try service.authContext(idToken: wrongIssuer) } == "INVALID_ID_TOKEN")
         let future = try forged(fixture, from: token) { $0["iat"] = .integer(($0["iat"]?.int64Value ?? 0) + 3600) }
         #expect(authErrorCode { _ = try service.authContext(idToken: future) } == "INVALID_ID_TOKEN")
@@ -99,9 +106,14 @@ import Testing
         let updated = try fixture.service.update(change, context: Fixture.client)
         let fresh = try #require(updated.tokens, "a password change answers with new tokens")
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: old.idToken) } == "TOKEN_EXPIRED")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: old.refreshToken) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: old.refreshToken)
+            } == "INVALID_REFRESH_TOKEN")
         #expect(try fixture.service.authContext(idToken: fresh.idToken).uid == first.user.uid)
-        #expect(try fixture.service.refresh(grantType: "refresh_token", refreshToken: fresh.refreshToken).user.uid == first.user.uid)
+        #expect(
+            try fixture.service.refresh(grantType: "refresh_token", refreshToken: fresh.refreshToken).user.uid
+                == first.user.uid)
 
         // An admin revocation (what revoke_refresh_tokens sends) works the same way.
         fixture.time.advance(1)
@@ -110,7 +122,10 @@ import Testing
         revoke.validSince = Int64(fixture.time.clock.now())
         _ = try fixture.service.update(revoke, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: fresh.idToken) } == "TOKEN_EXPIRED")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: fresh.refreshToken) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: fresh.refreshToken)
+            } == "INVALID_REFRESH_TOKEN")
     }
 
     @Test func disabledAndDeletedAccountsLoseTheirTokens() throws {
@@ -122,7 +137,10 @@ import Testing
         disable.disableUser = true
         _ = try fixture.service.update(disable, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: tokens.idToken) } == "USER_DISABLED")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: tokens.refreshToken) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            authErrorCode {
+                _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: tokens.refreshToken)
+            } == "INVALID_REFRESH_TOKEN")
         try fixture.service.delete(idToken: nil, localID: user.user.uid, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: tokens.idToken) } == "USER_NOT_FOUND")
     }
@@ -135,10 +153,18 @@ import Testing
         let refreshed = try fixture.service.refresh(grantType: "refresh_token", refreshToken: tokens.refreshToken)
         #expect(refreshed.tokens.refreshToken == tokens.refreshToken)
         #expect(try fixture.service.authContext(idToken: refreshed.tokens.idToken).claims["email"] == "f@example.com")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: "bogus") } == "INVALID_REFRESH_TOKEN")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "password", refreshToken: tokens.refreshToken) } == "INVALID_GRANT_TYPE")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: nil, refreshToken: tokens.refreshToken) } == "MISSING_GRANT_TYPE")
-        #expect(authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: nil) } == "MISSING_REFRESH_TOKEN")
+        #expect(
+            authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: "bogus") }
+                == "INVALID_REFRESH_TOKEN")
+        #expect(
+            authErrorCode { _ = try fixture.service.refresh(grantType: "password", refreshToken: tokens.refreshToken) }
+                == "INVALID_GRANT_TYPE")
+        #expect(
+            authErrorCode { _ = try fixture.service.refresh(grantType: nil, refreshToken: tokens.refreshToken) }
+                == "MISSING_GRANT_TYPE")
+        #expect(
+            authErrorCode { _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: nil) }
+                == "MISSING_REFRESH_TOKEN")
     }
 
     @Test func rotationKeepsOldTokensValidUntilTheOverlapEnds() throws {
@@ -164,8 +190,12 @@ import Testing
         #expect(try reopened.authContext(idToken: tokens.idToken).claims["email"] == "h@example.com")
         #expect(reopened.publishedKeys() == fixture.service.publishedKeys())
         let keyFile = try #require(
-            FileManager.default.contentsOfDirectory(atPath: fixture.directory + "/keys/signing").first { $0.hasSuffix(".pem") })
-        let permissions = try FileManager.default.attributesOfItem(atPath: fixture.directory + "/keys/signing/" + keyFile)[.posixPermissions] as? Int
+            FileManager.default.contentsOfDirectory(atPath: fixture.directory + "/keys/signing").first {
+                $0.hasSuffix(".pem")
+            })
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: fixture.directory + "/keys/signing/" + keyFile)[
+                .posixPermissions] as? Int
         #expect(permissions == 0o600)
     }
 }

@@ -57,6 +57,8 @@ import Testing
     @Test func rejectsShortKeysAndGarbage() {
         #expect(throws: CryptoError.self) { try RSAPrivateKey.generate(bits: 1024) }
         #expect(throws: CryptoError.self) { try RSAPrivateKey(pem: "not a key") }
-        #expect(throws: CryptoError.self) { try RSAPublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n") }
+        #expect(throws: CryptoError.self) {
+            try RSAPublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
+        }
     }
 }

@@ -27,7 +27,9 @@ final class FakeSMTPServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 8) == 0 else {
             close(fd)
@@ -77,7 +79,8 @@ final class FakeSMTPServer: Sendable {
                     credential = reader.next() ?? ""
                 }
                 let decoded = Data(base64Encoded: credential).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                current.authenticated = decoded.split(separator: "\0", omittingEmptySubsequences: false).dropFirst().joined(separator: ":")
+                current.authenticated = decoded.split(separator: "\0", omittingEmptySubsequences: false).dropFirst()
+                    .joined(separator: ":")
                 reply("235 2.7.0 ok\r\n")
             } else if upper.hasPrefix("MAIL FROM:") {
                 current.mailFrom = String(line.dropFirst("MAIL FROM:".count)).components(separatedBy: " ")[0]

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct MessageTests {
     @Test func addressesAreExtracted() {
-        let message = MailMessage(from: "Hearth <noreply@hearth.test>", to: " ann@example.com ", subject: "s", text: "t")
+        let message = MailMessage(
+            from: "Hearth <noreply@hearth.test>", to: " ann@example.com ", subject: "s", text: "t")
         #expect(message.senderAddress == "noreply@hearth.test")
         #expect(message.recipientAddress == "ann@example.com")
     }
@@ -22,7 +23,8 @@ import Testing
     @Test func headerInjectionIsRefused() {
         let outbox = Outbox()
         let error = #expect(throws: MailError.self) {
-            try outbox.send(MailMessage(from: "a@hearth.test", to: "b@example.com\r\nBcc: c@example.com", subject: "s", text: "t"))
+            try outbox.send(
+                MailMessage(from: "a@hearth.test", to: "b@example.com\r\nBcc: c@example.com", subject: "s", text: "t"))
         }
         #expect(error?.kind == .invalidMessage)
         #expect(throws: MailError.self) {

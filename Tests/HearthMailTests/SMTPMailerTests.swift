@@ -13,7 +13,8 @@ import Testing
         let mailer = SMTPMailer(configuration: configuration)
         let link = "http://127.0.0.1:1/emulator/action?mode=verifyEmail&oobCode=abc"
         try mailer.send(
-            MailMessage(from: "", to: "Ann <ann@example.com>", subject: "Vérifiez votre adresse", text: "Follow \(link)\n"))
+            MailMessage(
+                from: "", to: "Ann <ann@example.com>", subject: "Vérifiez votre adresse", text: "Follow \(link)\n"))
 
         let received = try #require(server.messages.first)
         #expect(received.mailFrom == "<noreply@hearth.test>")
@@ -34,7 +35,8 @@ import Testing
         let server = try FakeSMTPServer(rejectRecipients: true)
         defer { server.stop() }
         let mailer = SMTPMailer(
-            configuration: SMTPConfiguration(host: "127.0.0.1", port: server.port, security: .none, from: "a@hearth.test"))
+            configuration: SMTPConfiguration(
+                host: "127.0.0.1", port: server.port, security: .none, from: "a@hearth.test"))
         let error = #expect(throws: MailError.self) {
             try mailer.send(MailMessage(from: "", to: "nobody@example.com", subject: "s", text: "t"))
         }
@@ -50,7 +52,8 @@ import Testing
         var configuration = SMTPConfiguration(host: "127.0.0.1", port: port, security: .none, from: "a@hearth.test")
         configuration.timeoutSeconds = 5
         let error = #expect(throws: MailError.self) {
-            try SMTPMailer(configuration: configuration).send(MailMessage(from: "", to: "b@example.com", subject: "s", text: "t"))
+            try SMTPMailer(configuration: configuration).send(
+                MailMessage(from: "", to: "b@example.com", subject: "s", text: "t"))
         }
         #expect(error?.kind == .transport)
     }
@@ -59,10 +62,12 @@ import Testing
         // The fake server does not offer STARTTLS; a mailer configured for it must refuse to send in the clear.
         let server = try FakeSMTPServer()
         defer { server.stop() }
-        var configuration = SMTPConfiguration(host: "127.0.0.1", port: server.port, security: .startTLS, from: "a@hearth.test")
+        var configuration = SMTPConfiguration(
+            host: "127.0.0.1", port: server.port, security: .startTLS, from: "a@hearth.test")
         configuration.timeoutSeconds = 5
         #expect(throws: MailError.self) {
-            try SMTPMailer(configuration: configuration).send(MailMessage(from: "", to: "b@example.com", subject: "s", text: "t"))
+            try SMTPMailer(configuration: configuration).send(
+                MailMessage(from: "", to: "b@example.com", subject: "s", text: "t"))
         }
         #expect(server.messages.isEmpty)
     }

@@ -19,7 +19,8 @@ import Testing
         #expect(try db.userVersion == 1, "the documents engine owns user_version")
         try db.execute("INSERT INTO auth_users(uid, email) VALUES (\("u"), \("e"))")
 
-        try SQLiteMigrator.migrate(db, component: "auth", migrations: auth + [(3, "CREATE INDEX auth_email ON auth_users(email)")])
+        try SQLiteMigrator.migrate(
+            db, component: "auth", migrations: auth + [(3, "CREATE INDEX auth_email ON auth_users(email)")])
         #expect(try SQLiteMigrator.version(db, component: "auth") == 3)
     }
 

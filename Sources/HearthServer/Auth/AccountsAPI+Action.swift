@@ -10,7 +10,8 @@ extension AccountsAPI {
     func action(_ request: HTTPRequest) -> HTTPReply {
         let emulator = request.path == "/emulator/action"
         if emulator && !configuration.devMode {
-            return .response(Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
+            return .response(
+                Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
         }
         var query: [String: String] = [:]
         for item in request.query where query[item.name] == nil { query[item.name] = item.value }
@@ -26,7 +27,8 @@ extension AccountsAPI {
             return .response(page(emulator, status: 400, error: "missing oobCode query parameter"))
         }
         let context = RequestContext(
-            isAdmin: false, clientAddress: request.remoteAddress, linkBaseURL: linkBase(request), apiKey: query["apiKey"])
+            isAdmin: false, clientAddress: request.remoteAddress, linkBaseURL: linkBase(request),
+            apiKey: query["apiKey"])
         let continueURL = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
         switch query["mode"].flatMap(OobRequestType.init(mode:)) {
         case .verifyEmail?, .verifyAndChangeEmail?:
@@ -36,10 +38,15 @@ extension AccountsAPI {
                 do throws(AuthError) {
                     let result = try service.update(update, context: context)
                     if let continueURL { return redirect(continueURL) }
-                    return page(emulator, success: result.newEmail == nil ? "The email has been successfully verified." : "The email has been successfully changed.",
-                                email: result.newEmail ?? result.user.email ?? "")
-                } catch where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.code) {
-                    return page(emulator, status: 400, error: "Your request to verify your email has expired or the link has already been used.")
+                    return page(
+                        emulator,
+                        success: result.newEmail == nil
+                            ? "The email has been successfully verified." : "The email has been successfully changed.",
+                        email: result.newEmail ?? result.user.email ?? "")
+                } catch  where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.code) {
+                    return page(
+                        emulator, status: 400,
+                        error: "Your request to verify your email has expired or the link has already been used.")
                 }
             }
         case .passwordReset?:
@@ -49,19 +56,26 @@ extension AccountsAPI {
                     guard inspected.requestType == .passwordReset else { throw AuthError("INVALID_OOB_CODE") }
                     let newPassword = fields["newPassword"].flatMap { $0.isEmpty ? nil : $0 }
                     if emulator {
-                        guard let newPassword else { return page(true, status: 400, error: "missing newPassword query parameter") }
+                        guard let newPassword else {
+                            return page(true, status: 400, error: "missing newPassword query parameter")
+                        }
                         guard newPassword != "NEW_PASSWORD_HERE" else {
-                            return page(true, status: 400, error: "newPassword must be something other than 'NEW_PASSWORD_HERE'")
+                            return page(
+                                true, status: 400, error: "newPassword must be something other than 'NEW_PASSWORD_HERE'"
+                            )
                         }
                     }
                     guard let newPassword, emulator || request.method == "POST" else {
-                        return resetForm(code: code, apiKey: fields["apiKey"], continueURL: continueURL, email: inspected.email)
+                        return resetForm(
+                            code: code, apiKey: fields["apiKey"], continueURL: continueURL, email: inspected.email)
                     }
                     let result = try service.resetPassword(oobCode: code, newPassword: newPassword, context: context)
                     if let continueURL { return redirect(continueURL) }
                     return page(emulator, success: "The password has been successfully updated.", email: result.email)
-                } catch where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.code) {
-                    return page(emulator, status: 400, error: "Your request to reset your password has expired or the link has already been used.")
+                } catch  where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.code) {
+                    return page(
+                        emulator, status: 400,
+                        error: "Your request to reset your password has expired or the link has already been used.")
                 }
             }
         case nil:
@@ -74,7 +88,9 @@ extension AccountsAPI {
     }
 
     /// The emulator's `{"authEmulator":{…}}` JSON, or a small HTML page.
-    private func page(_ emulator: Bool, status: Int = 200, success: String? = nil, error: String? = nil, email: String? = nil) -> HTTPResponse {
+    private func page(
+        _ emulator: Bool, status: Int = 200, success: String? = nil, error: String? = nil, email: String? = nil
+    ) -> HTTPResponse {
         if emulator {
             var inner: [String: JSONValue] = [:]
             if let success { inner["success"] = .string(success) }
@@ -87,9 +103,12 @@ extension AccountsAPI {
     }
 
     private func resetForm(code: String, apiKey: String?, continueURL: String?, email: String) -> HTTPResponse {
-        var hidden = "<input type=\"hidden\" name=\"mode\" value=\"resetPassword\"><input type=\"hidden\" name=\"oobCode\" value=\"\(Self.escape(code))\">"
+        var hidden =
+            "<input type=\"hidden\" name=\"mode\" value=\"resetPassword\"><input type=\"hidden\" name=\"oobCode\" value=\"\(Self.escape(code))\">"
         if let apiKey { hidden += "<input type=\"hidden\" name=\"apiKey\" value=\"\(Self.escape(apiKey))\">" }
-        if let continueURL { hidden += "<input type=\"hidden\" name=\"continueUrl\" value=\"\(Self.escape(continueURL))\">" }
+        if let continueURL {
+            hidden += "<input type=\"hidden\" name=\"continueUrl\" value=\"\(Self.escape(continueURL))\">"
+        }
         return html(
             """
             <h1>Reset your password</h1><p>for \(Self.escape(email))</p>

@@ -7,10 +7,17 @@ extension AccountsAPI {
     func emulator(_ request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
         // /emulator/v1/projects/{p}/oobCodes | /emulator/v1/projects/{p}/accounts
-        guard parts.count == 6, parts[4].isEmpty == false, parts[5] == "oobCodes" || parts[5] == "accounts" else { return nil }
+        guard parts.count == 6, parts[4].isEmpty == false, parts[5] == "oobCodes" || parts[5] == "accounts" else {
+            return nil
+        }
         let route = "emulator.\(parts[5])"
         guard configuration.devMode else {
-            return (route, .response(Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev."))))
+            return (
+                route,
+                .response(
+                    Responses.error(
+                        HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
+            )
         }
         switch (parts[5], request.method) {
         case ("oobCodes", "GET"):
@@ -24,10 +31,13 @@ extension AccountsAPI {
             }
             return (route, .response(AccountsJSON.response(["oobCodes": .array(codes)])))
         case ("accounts", "DELETE"):
-            return (route, work(request) { () throws(AuthError) in
-                try service.deleteAllAccounts()
-                return AccountsJSON.response([:])
-            })
+            return (
+                route,
+                work(request) { () throws(AuthError) in
+                    try service.deleteAllAccounts()
+                    return AccountsJSON.response([:])
+                }
+            )
         default:
             return (route, .response(methodNotAllowed(request.method)))
         }

@@ -42,7 +42,9 @@ extension AccountsAPI {
         request.phoneNumber = fields.string("phoneNumber")
         request.disabled = fields.bool("disabled")
         let result = try service.signUp(request, context: context)
-        var object: [String: JSONValue] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(result.user.uid)]
+        var object: [String: JSONValue] = [
+            "kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(result.user.uid),
+        ]
         if let email = result.user.email { object["email"] = .string(email) }
         if let name = result.user.displayName { object["displayName"] = .string(name) }
         AccountsJSON.add(result.tokens, to: &object)
@@ -51,7 +53,8 @@ extension AccountsAPI {
 
     func signInWithPassword(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
-        let result = try service.signInWithPassword(email: fields.string("email"), password: fields.string("password"), context: context)
+        let result = try service.signInWithPassword(
+            email: fields.string("email"), password: fields.string("password"), context: context)
         var object: [String: JSONValue] = [
             "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(result.user.uid),
             "email": .string(result.user.email ?? ""), "displayName": .string(result.user.displayName ?? ""),
@@ -61,9 +64,12 @@ extension AccountsAPI {
         return AccountsJSON.response(object)
     }
 
-    func signInWithCustomToken(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
+    func signInWithCustomToken(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse
+    {
         let result = try service.signInWithCustomToken(Fields(object: body).string("token"), context: context)
-        var object: [String: JSONValue] = ["kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(result.isNewUser)]
+        var object: [String: JSONValue] = [
+            "kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(result.isNewUser),
+        ]
         AccountsJSON.add(result.tokens, to: &object)
         return AccountsJSON.response(object)
     }
@@ -76,7 +82,8 @@ extension AccountsAPI {
                 throw AuthError.notImplemented("Lookup by initialEmail or federatedUserId is not supported by Hearth.")
             }
             users = try service.lookup(
-                uids: fields.strings("localId"), emails: fields.strings("email"), phoneNumbers: fields.strings("phoneNumber"))
+                uids: fields.strings("localId"), emails: fields.strings("email"),
+                phoneNumbers: fields.strings("phoneNumber"))
         } else {
             users = [try service.lookup(idToken: fields.string("idToken"))]
         }
@@ -88,7 +95,8 @@ extension AccountsAPI {
 
     func update(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
-        for unsupported in ["provider", "upgradeToFederatedLogin", "linkProviderUserInfo", "mfa"] where body[unsupported] != nil {
+        for unsupported in ["provider", "upgradeToFederatedLogin", "linkProviderUserInfo", "mfa"]
+        where body[unsupported] != nil {
             throw AuthError.notImplemented("\(unsupported) is not supported by Hearth")
         }
         var request = UpdateRequest()
@@ -131,7 +139,9 @@ extension AccountsAPI {
         request.continueURL = fields.string("continueUrl")
         request.returnOobLink = fields.bool("returnOobLink") ?? false
         let result = try service.sendOobCode(request, context: context)
-        var object: [String: JSONValue] = ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(result.email)]
+        var object: [String: JSONValue] = [
+            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(result.email),
+        ]
         if let code = result.oobCode { object["oobCode"] = .string(code) }
         if let link = result.oobLink { object["oobLink"] = .string(link) }
         return AccountsJSON.response(object)
@@ -139,7 +149,8 @@ extension AccountsAPI {
 
     func resetPassword(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
-        let result = try service.resetPassword(oobCode: fields.string("oobCode"), newPassword: fields.string("newPassword"), context: context)
+        let result = try service.resetPassword(
+            oobCode: fields.string("oobCode"), newPassword: fields.string("newPassword"), context: context)
         var object: [String: JSONValue] = [
             "kind": "identitytoolkit#ResetPasswordResponse", "requestType": .string(result.requestType.rawValue),
             "email": .string(result.email),
@@ -159,9 +170,10 @@ extension AccountsAPI {
         let refused = try service.batchDelete(uids: fields.strings("localIds"), force: fields.bool("force") ?? false)
         var object: [String: JSONValue] = [:]
         if !refused.isEmpty {
-            object["errors"] = .array(refused.map {
-                ["index": .integer(Int64($0.index)), "localId": .string($0.uid), "message": .string($0.message)]
-            })
+            object["errors"] = .array(
+                refused.map {
+                    ["index": .integer(Int64($0.index)), "localId": .string($0.uid), "message": .string($0.message)]
+                })
         }
         return AccountsJSON.response(object)
     }
@@ -188,7 +200,9 @@ extension AccountsAPI {
         let maxResults = request.queryValue("maxResults").flatMap { Int($0) } ?? 20
         let token = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
         let page = try service.listUsers(maxResults: maxResults, pageToken: token)
-        var object: [String: JSONValue] = ["kind": "identitytoolkit#DownloadAccountResponse", "users": .array(page.users.map(AccountsJSON.user))]
+        var object: [String: JSONValue] = [
+            "kind": "identitytoolkit#DownloadAccountResponse", "users": .array(page.users.map(AccountsJSON.user)),
+        ]
         if let next = page.nextPageToken { object["nextPageToken"] = .string(next) }
         return AccountsJSON.response(object)
     }
@@ -197,7 +211,9 @@ extension AccountsAPI {
     /// `refresh_token`) in, snake_case out.
     func refresh(_ request: HTTPRequest) throws(AuthError) -> HTTPResponse {
         guard apiKey(request) != nil else {
-            throw AuthError("The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED", reason: "forbidden")
+            throw AuthError(
+                "The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED",
+                reason: "forbidden")
         }
         let fields = Fields(object: try AccountsJSON.body(of: request))
         let result = try service.refresh(
@@ -205,7 +221,8 @@ extension AccountsAPI {
             refreshToken: fields.string("refreshToken") ?? fields.string("refresh_token"))
         return AccountsJSON.response([
             "id_token": .string(result.tokens.idToken), "access_token": .string(result.tokens.idToken),
-            "expires_in": .string(String(result.tokens.expiresIn)), "refresh_token": .string(result.tokens.refreshToken),
+            "expires_in": .string(String(result.tokens.expiresIn)),
+            "refresh_token": .string(result.tokens.refreshToken),
             "token_type": "Bearer", "user_id": .string(result.user.uid), "project_id": .string(configuration.projectID),
         ])
     }

@@ -45,7 +45,12 @@ struct AccountsAPI: API {
     private func toolkit(_ request: HTTPRequest, path: Substring) -> (route: String, reply: HTTPReply)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[1] == "v1" else {
-            return ("accounts.unknown", .response(AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))))
+            return (
+                "accounts.unknown",
+                .response(
+                    AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))
+                )
+            )
         }
         let verb: Substring
         var project: String?
@@ -56,9 +61,17 @@ struct AccountsAPI: API {
             verb = parts[4] == "accounts" ? "signUp" : parts[4].dropFirst("accounts:".count)
         } else if parts.count >= 4, parts[2] == "projects" {
             let what = parts.count > 4 ? "tenants" : "this project operation"
-            return ("accounts.unsupported", .response(AccountsJSON.error(.notImplemented("\(what) is not supported by Hearth"))))
+            return (
+                "accounts.unsupported",
+                .response(AccountsJSON.error(.notImplemented("\(what) is not supported by Hearth")))
+            )
         } else {
-            return ("accounts.unknown", .response(AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))))
+            return (
+                "accounts.unknown",
+                .response(
+                    AccountsJSON.error(AuthError("NOT_FOUND", status: 404, statusName: "NOT_FOUND", reason: "notFound"))
+                )
+            )
         }
         let route = "accounts.\(verb)"
         let caller: Caller
@@ -76,7 +89,9 @@ struct AccountsAPI: API {
             return (route, work(request) { () throws(AuthError) in try batchGet(request, context: context) })
         }
         guard let handler = handler(for: String(verb)) else {
-            return (route, .response(AccountsJSON.error(.notImplemented("accounts:\(verb) is not supported by Hearth"))))
+            return (
+                route, .response(AccountsJSON.error(.notImplemented("accounts:\(verb) is not supported by Hearth")))
+            )
         }
         return (route, post(request) { () throws(AuthError) in try handler(AccountsJSON.body(of: request), context) })
     }
@@ -98,7 +113,9 @@ struct AccountsAPI: API {
                 status: 401, statusName: "UNAUTHENTICATED", reason: "authError")
         }
         guard apiKey(request) != nil else {
-            throw AuthError("The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED", reason: "forbidden")
+            throw AuthError(
+                "The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED",
+                reason: "forbidden")
         }
         return .client
     }
@@ -125,7 +142,9 @@ struct AccountsAPI: API {
     }
 
     func methodNotAllowed(_ method: String) -> HTTPResponse {
-        AccountsJSON.error(AuthError("Method \(method) is not allowed here.", status: 404, statusName: "NOT_FOUND", reason: "notFound"))
+        AccountsJSON.error(
+            AuthError("Method \(method) is not allowed here.", status: 404, statusName: "NOT_FOUND", reason: "notFound")
+        )
     }
 
     /// A POST whose work runs on the accounts workers.
@@ -135,13 +154,15 @@ struct AccountsAPI: API {
     }
 
     func work(_ request: HTTPRequest, _ body: @escaping @Sendable () throws(AuthError) -> HTTPResponse) -> HTTPReply {
-        let overloaded = AccountsJSON.error(AuthError("TOO_MANY_ATTEMPTS_TRY_LATER", "the server is busy", status: 503, statusName: "UNAVAILABLE"))
+        let overloaded = AccountsJSON.error(
+            AuthError("TOO_MANY_ATTEMPTS_TRY_LATER", "the server is busy", status: 503, statusName: "UNAVAILABLE"))
         return workers.reply(overloaded: overloaded) { [logger] in
             do throws(AuthError) {
                 return try body()
             } catch {
                 if error.status >= 500 {
-                    logger.error("accounts request failed", ["code": .string(error.code), "reason": .string(error.detail ?? "")])
+                    logger.error(
+                        "accounts request failed", ["code": .string(error.code), "reason": .string(error.detail ?? "")])
                 }
                 return AccountsJSON.error(error)
             }

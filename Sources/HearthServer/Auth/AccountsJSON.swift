@@ -25,7 +25,9 @@ enum AccountsJSON {
     /// The request body as an object: JSON, or `application/x-www-form-urlencoded` (the Secure Token API accepts
     /// both); an empty body is `{}`.
     static func body(of request: HTTPRequest) throws(AuthError) -> [String: JSONValue] {
-        if request.bodyTooLarge { throw AuthError("INVALID_ARGUMENT", "Request payload is too large.", statusName: "INVALID_ARGUMENT") }
+        if request.bodyTooLarge {
+            throw AuthError("INVALID_ARGUMENT", "Request payload is too large.", statusName: "INVALID_ARGUMENT")
+        }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         // curl sends `-d` bodies labelled as a form; a body that starts with `{` is JSON whatever its label says.
         let first = request.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
@@ -37,13 +39,15 @@ enum AccountsJSON {
         do {
             guard case .object(let object) = try JSONParser.parse(request.body) else {
                 throw AuthError(
-                    "Invalid JSON payload received. Expected an object.", statusName: "INVALID_ARGUMENT", reason: "parseError")
+                    "Invalid JSON payload received. Expected an object.", statusName: "INVALID_ARGUMENT",
+                    reason: "parseError")
             }
             return object
         } catch let error as AuthError {
             throw error
         } catch {
-            throw AuthError("Invalid JSON payload received. \(error)", statusName: "INVALID_ARGUMENT", reason: "parseError")
+            throw AuthError(
+                "Invalid JSON payload received. \(error)", statusName: "INVALID_ARGUMENT", reason: "parseError")
         }
     }
 
@@ -85,7 +89,8 @@ enum AccountsJSON {
         var providers: [JSONValue] = []
         if let email = user.email, user.hasPassword {
             var info: [String: JSONValue] = [
-                "providerId": "password", "email": .string(email), "federatedId": .string(email), "rawId": .string(email),
+                "providerId": "password", "email": .string(email), "federatedId": .string(email),
+                "rawId": .string(email),
             ]
             if let name = user.displayName { info["displayName"] = .string(name) }
             if let photo = user.photoURL { info["photoUrl"] = .string(photo) }

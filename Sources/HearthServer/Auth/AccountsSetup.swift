@@ -5,9 +5,11 @@ import HearthMail
 
 /// Builds the accounts service a server runs with, from its configuration.
 enum AccountsSetup {
-    static func makeService(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> AccountService {
+    static func makeService(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> AccountService
+    {
         let settings = configuration.accounts
-        var accounts = AccountsConfiguration(projectID: configuration.projectID, dataDirectory: configuration.dataDirectory)
+        var accounts = AccountsConfiguration(
+            projectID: configuration.projectID, dataDirectory: configuration.dataDirectory)
         accounts.devMode = configuration.devMode
         accounts.adminKey = settings.adminKey
         accounts.emailEnumerationProtection = settings.emailEnumerationProtection
@@ -18,7 +20,8 @@ enum AccountsSetup {
         accounts.publicURL = settings.publicURL
         accounts.actionURL = settings.actionURL
         do {
-            return try AccountService(configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))
+            return try AccountService(
+                configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))
         } catch let error as AuthError {
             throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
         } catch {

@@ -19,7 +19,9 @@ struct RequestAuthenticator: Sendable {
         do {
             return try service.authContext(idToken: credential)
         } catch {
-            throw HearthError(.unauthenticated, "Request had invalid authentication credentials: the ID token was refused (\(error.code)).")
+            throw HearthError(
+                .unauthenticated,
+                "Request had invalid authentication credentials: the ID token was refused (\(error.code)).")
         }
     }
 
