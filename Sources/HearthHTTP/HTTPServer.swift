@@ -16,7 +16,7 @@ public final class HTTPServer: Sendable {
         /// The largest request body buffered; a larger one reaches the responder with `bodyTooLarge` set.
         public var maxBodyBytes: Int = 10 * 1024 * 1024
         /// libmicrohttpd's per-connection memory for headers and I/O buffers (bodies are buffered separately).
-        public var connectionMemoryLimit: Int = 64 * 1024
+        public var connectionMemoryLimit: Int = 16 * 1024
         /// Seconds a connection may sit idle before it is closed. Time spent waiting for a deferred reply or for the
         /// next event of a stream does not count.
         public var connectionTimeout: Int = 300

@@ -29,17 +29,38 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         guard path.utf8.count <= Self.maxBytes else {
             throw .invalidArgument("Resource path is longer than \(Self.maxBytes) bytes.")
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        for part in parts { try Self.validate(id: part, in: path) }
-        self.init(segments: parts)
+        try self.init(validatingSegments: path.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// Validates already-split IDs (as a URL router has them).
+    /// - Throws: `INVALID_ARGUMENT` naming the offending segment.
+    public init(validatingSegments segments: [String]) throws(HearthError) {
+        var bytes = max(segments.count - 1, 0)
+        for segment in segments { bytes += segment.utf8.count }
+        guard bytes <= Self.maxBytes else {
+            throw .invalidArgument("Resource path is longer than \(Self.maxBytes) bytes.")
+        }
+        for segment in segments {
+            try Self.validate(id: segment, in: segments.count == 1 ? segment : segments.joined(separator: "/"))
+        }
+        self.init(segments: segments)
     }
 
     /// Checks one collection or document ID against Firestore's rules.
-    public static func validate(id: String, in path: String) throws(HearthError) {
+    public static func validate(id: String, in path: @autoclosure () -> String) throws(HearthError) {
+        let utf8 = id.utf8
+        // The common case, a plain ID, passes on one pass over its bytes.
+        if utf8.count >= 1, utf8.count <= maxSegmentBytes, !utf8.contains(UInt8(ascii: "/")),
+            !(utf8.count <= 2 && utf8.allSatisfy { $0 == UInt8(ascii: ".") }),
+            !(utf8.count >= 4 && utf8.starts(with: [0x5F, 0x5F]) && utf8.reversed().starts(with: [0x5F, 0x5F]))
+        {
+            return
+        }
+        let path = path()
         if id.isEmpty {
             throw .invalidArgument("Path \"\(path)\" has an empty segment; IDs cannot be empty.")
         }
-        if id.contains("/") {
+        if utf8.contains(UInt8(ascii: "/")) {
             throw .invalidArgument("ID \"\(id.prefix(64))\" contains \"/\"; IDs cannot contain slashes.")
         }
         if id == "." || id == ".." {

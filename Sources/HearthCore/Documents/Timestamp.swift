@@ -47,24 +47,38 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 text in UTC with exactly six fractional digits: `2024-05-01T12:00:00.123456Z`.
     public var rfc3339: String {
+        var bytes: [UInt8] = []
+        appendRFC3339(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``rfc3339`` as UTF-8 bytes, without building a string (responses carry several per document).
+    public func appendRFC3339(to bytes: inout [UInt8]) {
         let (year, month, day, secondsOfDay) = Self.civil(fromSeconds: seconds)
-        var text = ""
-        text.reserveCapacity(27)
-        Self.pad(year, 4, &text)
-        text += "-"
-        Self.pad(month, 2, &text)
-        text += "-"
-        Self.pad(day, 2, &text)
-        text += "T"
-        Self.pad(secondsOfDay / 3600, 2, &text)
-        text += ":"
-        Self.pad(secondsOfDay / 60 % 60, 2, &text)
-        text += ":"
-        Self.pad(secondsOfDay % 60, 2, &text)
-        text += "."
-        Self.pad(Int64(nanos / 1000), 6, &text)
-        text += "Z"
-        return text
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondsOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondsOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondsOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(Int64(nanos / 1000), 6)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// Parses RFC 3339 text (`2024-05-01T12:00:00Z`, up to nine fractional digits, `Z` or a `±hh:mm` offset).
@@ -163,11 +177,5 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    private static func pad(_ value: Int64, _ width: Int, _ text: inout String) {
-        let digits = String(value)
-        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-        text += digits
     }
 }

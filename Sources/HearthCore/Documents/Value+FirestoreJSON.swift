@@ -175,7 +175,7 @@ extension Value {
             buffer.append(UInt8(ascii: "}"))
         case .timestamp(let timestamp):
             buffer.append(contentsOf: #"{"timestampValue":""#.utf8)
-            buffer.append(contentsOf: timestamp.rfc3339.utf8)
+            timestamp.appendRFC3339(to: &buffer)
             buffer.append(contentsOf: #""}"#.utf8)
         case .string(let string):
             buffer.append(contentsOf: #"{"stringValue":"#.utf8)

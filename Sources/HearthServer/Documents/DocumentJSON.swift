@@ -22,9 +22,9 @@ enum DocumentJSON {
             buffer.append(contentsOf: document.fieldsJSON)
         }
         buffer.append(contentsOf: #","createTime":""#.utf8)
-        buffer.append(contentsOf: document.createTime.rfc3339.utf8)
+        document.createTime.appendRFC3339(to: &buffer)
         buffer.append(contentsOf: #"","updateTime":""#.utf8)
-        buffer.append(contentsOf: document.updateTime.rfc3339.utf8)
+        document.updateTime.appendRFC3339(to: &buffer)
         buffer.append(contentsOf: #""}"#.utf8)
     }
 

@@ -104,7 +104,7 @@ extension DocumentsAPI {
             var needsComma = false
             if let updateTime = result.updateTime {
                 out.append(contentsOf: #""updateTime":""#.utf8)
-                out.append(contentsOf: updateTime.rfc3339.utf8)
+                updateTime.appendRFC3339(to: &out)
                 out.append(UInt8(ascii: "\""))
                 needsComma = true
             }
@@ -120,7 +120,7 @@ extension DocumentsAPI {
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: (commit.writeResults.isEmpty ? #""commitTime":""# : #"],"commitTime":""#).utf8)
-        out.append(contentsOf: commit.commitTime.rfc3339.utf8)
+        commit.commitTime.appendRFC3339(to: &out)
         out.append(contentsOf: #""}"#.utf8)
         return out
     }

@@ -28,7 +28,8 @@ struct DocumentsRoute: Sendable, Equatable {
         }
         guard parts[4] == "documents", !parts[1].isEmpty, !parts[3].isEmpty else { return nil }
         let database = DatabaseName(project: parts[1], database: parts[3])
-        let path = try ResourcePath(validating: parts.dropFirst(5).joined(separator: "/"))
+        let segments = Array(parts.dropFirst(5))
+        let path = try ResourcePath(validatingSegments: segments)
         return DocumentsRoute(database: database, path: path, verb: verb)
     }
 }
