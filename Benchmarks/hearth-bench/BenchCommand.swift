@@ -20,6 +20,8 @@ enum BenchCommand {
           --server-threads N        HTTP threads of hearth and of the bare handler (default: CPU count, at least 2)
           --seed-documents N        documents created before the GET load  (default 10000)
           --out PATH                also write the report here             (default Benchmarks/out/latest.md)
+          --query-sizes A,B,C       collection sizes for the query figures (default 10000,100000,1000000)
+          --skip-queries            skip the query, count and transaction figures
           --baselines-only          measure the baselines only, without hearth
           --check-targets           exit with status 3 when a target is missed
           -h, --help                show this help

@@ -13,6 +13,8 @@ struct BenchOptions: Sendable {
     var outputPath: String? = "Benchmarks/out/latest.md"
     var baselinesOnly = false
     var checkTargets = false
+    /// Collection sizes for the query figures; empty skips them.
+    var querySizes = [10_000, 100_000, 1_000_000]
 
     /// A usage mistake, reported with the usage hint.
     struct UsageError: Error, CustomStringConvertible {
@@ -49,6 +51,13 @@ struct BenchOptions: Sendable {
             case "--out": options.outputPath = try value(argument)
             case "--baselines-only": options.baselinesOnly = true
             case "--check-targets": options.checkTargets = true
+            case "--query-sizes":
+                let text = try value(argument)
+                let sizes = text.split(separator: ",").compactMap { Int($0) }
+                guard sizes.count == text.split(separator: ",").count, sizes.allSatisfy({ (1...5_000_000).contains($0) })
+                else { throw UsageError(description: "--query-sizes takes sizes like 10000,100000,1000000") }
+                options.querySizes = sizes
+            case "--skip-queries": options.querySizes = []
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }

@@ -6,6 +6,8 @@ struct BenchReport {
     var options: BenchOptions
     var wrkVersion: String
     var sqliteVersion: String
+    /// `git describe`-style source revision, when run inside a checkout.
+    var revision: String?
     var date = Date()
 
     var bareCreate: WrkResult?
@@ -18,6 +20,7 @@ struct BenchReport {
     var hearthCommit: WrkResult?
     var hearthPeakRSS: Int?
     var hearthExitStatus: Int32?
+    var queries: QueryBenchmark.Results?
 
     /// Targets from the foundation issue.
     enum Target {
@@ -98,15 +101,15 @@ struct BenchReport {
     /// The report: machine, main table, latencies, server footprint.
     func markdown() -> String {
         var out = "# Hearth benchmark\n\n"
-        let stamp = ISO8601DateFormatter().string(from: date)
-        out += "Run \(stamp). "
-        out += "Machine: \(machine.processors) CPU(s), \(machine.cpuModel), \(bytes(machine.memoryBytes)) RAM, "
-        out += "\(machine.operatingSystem)\(machine.kernel.isEmpty ? "" : " (Linux \(machine.kernel))"). "
-        out += "\(wrkVersion), SQLite \(sqliteVersion). "
-        out += "Load generator and servers share this machine; everything on 127.0.0.1. "
-        out += "HTTP threads: \(options.serverThreads) for hearth and for the bare handler; "
-        out += "wrk `-t\(options.wrkThreads) -d\(options.duration)s --timeout 10s`. "
-        out += "SQLite: WAL, synchronous=NORMAL.\n\n"
+        out += "- Run: \(ISO8601DateFormatter().string(from: date))"
+        out += revision.map { ", source \($0)" } ?? ""
+        out += "\n- Machine: \(machine.processors) CPU(s), \(machine.cpuModel), \(bytes(machine.memoryBytes)) RAM, "
+        out += "\(machine.operatingSystem)\(machine.kernel.isEmpty ? "" : ", Linux \(machine.kernel)")"
+        out += machine.loadAverage.map { "; load average at start \($0)" } ?? ""
+        out += "\n- Tools: \(wrkVersion); SQLite \(sqliteVersion) (WAL, synchronous=NORMAL)\n"
+        out +=
+            "- Set-up: wrk and the servers share this machine, on 127.0.0.1; \(options.serverThreads) HTTP threads for "
+        out += "hearth and for the bare handler; wrk `-t\(options.wrkThreads) -d\(options.duration)s --timeout 10s`\n\n"
 
         out += "| figure | Hearth | baseline | ratio | target | result |\n"
         out += "| --- | ---: | ---: | ---: | --- | --- |\n"
@@ -127,6 +130,29 @@ struct BenchReport {
         for result in [sqliteSingle, sqliteGrouped, sqliteBulk].compactMap({ $0 }) {
             out += "| \(result.perTransaction) per transaction | \(rate(result.documentsPerSecond)) "
             out += "| \(rate(Double(result.documents))) | \(String(format: "%.1f", result.seconds)) |\n"
+        }
+
+        if let queries {
+            out += "\n## Queries, aggregations, transactions\n\n"
+            out += "Equality + `orderBy` another field + `limit 20` through a declared composite index, one client "
+            out += "(wrk `-t1 -c1`), latency measured at the client (so it includes HTTP); seeded at "
+            out += "\(rate(queries.seedDocumentsPerSecond)) documents/s through `:commit`.\n\n"
+            out += "| documents in collection | queries/s | p50 | p99 | index entries read | documents read | target |\n"
+            out += "| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
+            for size in queries.sizes {
+                let passed = (size.latency.latencyP50 ?? .infinity) < 2 && (size.latency.latencyP99 ?? .infinity) < 10
+                out += "| \(rate(Double(size.documents))) | \(rate(size.latency.requestsPerSecond)) "
+                out += "| \(ms(size.latency.latencyP50)) | \(ms(size.latency.latencyP99)) | \(size.indexEntriesRead) "
+                out += "| \(size.documentsRead) | p50 < 2 ms, p99 < 10 ms: \(passed ? "pass" : "FAIL") |\n"
+            }
+            let sorted = queries.countMilliseconds.sorted()
+            let median = sorted.isEmpty ? nil : sorted[sorted.count / 2]
+            out += "\n- count over \(rate(Double(queries.countDocuments))) matching documents: median "
+            out += "\(ms(median)) over \(sorted.count) runs, \(rate(Double(queries.countIndexEntries))) index entries "
+            out += "counted, no document read; target < 200 ms: \((median ?? .infinity) < 200 ? "pass" : "FAIL")\n"
+            out += "- read-write transactions (begin, read, commit an increment) on 100 hot documents from 32 clients: "
+            out += "\(rate(queries.transactionCommitsPerSecond)) commits/s, "
+            out += "\(percent(queries.transactionAbortRate)) of attempts ABORTED (and retried)\n"
         }
 
         out += "\n"

@@ -18,7 +18,8 @@ struct Benchmark {
         let sqlite = SQLiteBaseline(directory: workDirectory)
         let duration = Duration.seconds(options.duration)
         var report = BenchReport(
-            machine: .current(), options: options, wrkVersion: wrk.version(), sqliteVersion: sqlite.sqliteVersion())
+            machine: .current(), options: options, wrkVersion: wrk.version(), sqliteVersion: sqlite.sqliteVersion(),
+            revision: Self.sourceRevision())
         log("machine: \(report.machine.processors) CPU(s), \(report.machine.cpuModel)")
 
         // ── HTTP baseline: the bare handler under exactly the loads Hearth gets ──
@@ -36,6 +37,9 @@ struct Benchmark {
         // ── Hearth ──
         if !options.baselinesOnly {
             try measureHearth(wrk: wrk, workDirectory: workDirectory, into: &report)
+            if !options.querySizes.isEmpty {
+                report.queries = try QueryBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
+            }
         }
         return report
     }
@@ -105,6 +109,16 @@ struct Benchmark {
             name: name, url: baseURL + LuaScripts.documentsPath + "/reads",
             script: LuaScripts.randomGet(collection: "reads", count: options.seedDocuments),
             threads: options.wrkThreads, connections: options.connections, duration: options.duration)
+    }
+
+    /// `abc1234` or `abc1234 with local changes` from git, when it is installed and this is a checkout.
+    private static func sourceRevision() -> String? {
+        guard let git = ChildProcess.findExecutable("git"),
+            let commit = try? ChildProcess.capture(git, ["rev-parse", "--short", "HEAD"], timeout: .seconds(10))
+        else { return nil }
+        let status = (try? ChildProcess.capture(git, ["status", "--porcelain"], timeout: .seconds(10))) ?? ""
+        let hash = commit.trimmingCharacters(in: .whitespacesAndNewlines)
+        return status.isEmpty ? hash : hash + " with local changes"
     }
 
     /// The ID of the n-th seeded document, as the GET script spells it.

@@ -41,6 +41,12 @@ enum ChildProcess {
         return text
     }
 
+    /// The first executable called `name` in a directory of `PATH`.
+    static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
+    }
+
     /// Waits up to `timeout` for `process` to exit; past that sends SIGKILL, reaps it and returns `false`.
     static func wait(for process: Process, timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout

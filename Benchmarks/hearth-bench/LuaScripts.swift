@@ -19,6 +19,15 @@ enum LuaScripts {
         """
     }
 
+    /// `POST` of the same JSON body on every request.
+    static func post(body: String) -> String {
+        """
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.body = '\(body)'
+        """
+    }
+
     /// `GET …/documents/{collection}/doc000000…` picked at random among `count` seeded documents.
     static func randomGet(collection: String, count: Int) -> String {
         """

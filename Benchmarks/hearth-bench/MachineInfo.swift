@@ -7,6 +7,8 @@ struct MachineInfo: Sendable {
     var memoryBytes: Int?
     var operatingSystem: String
     var kernel: String
+    /// The 1-, 5- and 15-minute load averages when the run started: other work on the machine skews the figures.
+    var loadAverage: String?
 
     /// Reads /proc and /etc/os-release where they exist (Linux); falls back to what Foundation knows.
     static func current() -> MachineInfo {
@@ -26,7 +28,9 @@ struct MachineInfo: Sendable {
             cpuModel: model ?? "unknown CPU",
             memoryBytes: memoryKiB.map { $0 * 1024 } ?? Int(exactly: info.physicalMemory),
             operatingSystem: prettyName ?? info.operatingSystemVersionString,
-            kernel: kernel ?? "")
+            kernel: kernel ?? "",
+            loadAverage: (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+                .split(separator: " ").prefix(3).joined(separator: " "))
     }
 
     /// A `Field:   1234 kB` value from a /proc/PID/status file, in KiB.

@@ -8,7 +8,8 @@ import HearthSQLite
 /// Per document: one `documents` row holding the same `fields` JSON bytes the server stores, the 3 automatic
 /// index entries of its 3 fields (computed once with HearthCore's `IndexEntry`, as the server computes them), and
 /// one change-log row — the tables of the SQLite store's schema, declared here independently so the baseline does
-/// not move when the store does.
+/// not move when the store does. SQLite's automatic checkpoint stays on, so checkpoints run inside commits on the
+/// inserting thread (the server moves them to a thread of its own).
 struct SQLiteBaseline: Sendable {
     /// One measurement: documents inserted in `seconds`, `perTransaction` at a time.
     struct Result: Sendable {

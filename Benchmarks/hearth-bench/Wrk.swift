@@ -50,10 +50,9 @@ struct WrkRunner: Sendable {
             }
             executable = path
         } else {
-            let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin")
-                .split(separator: ":")
-            guard let found = directories.map({ "\($0)/wrk" }).first(where: FileManager.default.isExecutableFile)
-            else { throw BenchError("wrk is not installed (Debian: apt-get install wrk; macOS: brew install wrk)") }
+            guard let found = ChildProcess.findExecutable("wrk") else {
+                throw BenchError("wrk is not installed (Debian: apt-get install wrk; macOS: brew install wrk)")
+            }
             executable = found
         }
         self.workDirectory = workDirectory
