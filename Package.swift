@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "hearth", targets: ["hearth"]),
         .executable(name: "hearth-bench", targets: ["hearth-bench"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "Hearth", targets: ["Hearth"]),
     ],
     targets: [
         // ── C layer: module maps only (DESIGN.md §2) ──
@@ -44,7 +45,11 @@ let package = Package(
         // ── Shared domain: pure Swift, no I/O ──
         .target(name: "HearthCore", swiftSettings: swiftSettings),
 
+        // ── Client SDK: HearthCore only, never a server module ──
+        .target(name: "Hearth", dependencies: ["HearthCore", "CSQLite"], swiftSettings: swiftSettings),
+
         // ── Server domain ──
+        .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],
@@ -68,6 +73,8 @@ let package = Package(
         // ── Tests ──
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthRulesTests", dependencies: ["HearthRules", "HearthCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
