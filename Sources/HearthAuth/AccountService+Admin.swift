@@ -23,6 +23,17 @@ extension AccountService {
         }
     }
 
+    /// `accounts:createAuthUri`'s answer for an address: whether it has an account, and how it signs in
+    /// (`password` when it has one). With email-enumeration protection, `nil`: the caller learns nothing.
+    public func signInMethods(email: String?) throws(AuthError) -> (registered: Bool, methods: [String])? {
+        guard let email, !email.isEmpty else { throw AuthError("MISSING_IDENTIFIER") }
+        guard Validation.isValidEmail(email) else { throw AuthError("INVALID_IDENTIFIER") }
+        guard !configuration.emailEnumerationProtection else { return nil }
+        let canonical = Validation.canonicalEmail(email)
+        let user = try database.read { db in try UserRows.user(email: canonical, in: db) }
+        return (user != nil, user?.hasPassword == true ? ["password"] : [])
+    }
+
     /// `accounts:delete`: the caller's own account (client, by ID token) or any (admin, by uid).
     public func delete(idToken: String?, localID: String?, context: RequestContext) throws(AuthError) {
         let uid: String

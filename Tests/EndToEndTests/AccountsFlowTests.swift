@@ -272,6 +272,26 @@ struct AccountsFlowTests {
         expectAuthError(try await client.accounts("signInWithCustomToken", [:]), "MISSING_CUSTOM_TOKEN")
     }
 
+    @Test("createAuthUri reports sign-in methods; the client SDKs' project configuration answers")
+    func signInMethods() async throws {
+        let client = try SharedHearth.server.client
+        let email = Accounts.uniqueEmail("methods")
+        _ = try await client.signUp(email)
+        let known = try expectOK(
+            await client.accounts("createAuthUri", ["identifier": .string(email), "continueUri": "http://localhost"]))
+        #expect(known["registered"] == true && known["signinMethods"] == ["password"])
+        let unknown = try expectOK(
+            await client.accounts(
+                "createAuthUri",
+                ["identifier": .string(Accounts.uniqueEmail("none")), "continueUri": "http://localhost"]))
+        #expect(unknown["registered"] == false && unknown["signinMethods"] == [])
+        expectAuthError(
+            try await client.accounts("createAuthUri", ["identifier": "x", "continueUri": "http://localhost"]),
+            "INVALID_IDENTIFIER")
+        let project = try expectOK(await client.get("\(Accounts.toolkit)/projects", query: [("key", "k")]))
+        #expect(project["projectId"] == "demo")
+    }
+
     @Test("the JWKS is served at both paths")
     func jwks() async throws {
         let client = try SharedHearth.server.client

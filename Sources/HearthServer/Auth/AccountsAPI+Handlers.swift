@@ -1,3 +1,4 @@
+import Foundation
 import HearthAuth
 import HearthCore
 import HearthHTTP
@@ -16,6 +17,7 @@ extension AccountsAPI {
         case "sendOobCode": sendOobCode
         case "resetPassword": resetPassword
         case "delete": delete
+        case "createAuthUri": createAuthURI
         case "batchDelete": adminOnly(batchDelete)
         case "query": adminOnly(query)
         default: nil
@@ -156,6 +158,25 @@ extension AccountsAPI {
             "email": .string(result.email),
         ]
         if let newEmail = result.newEmail { object["newEmail"] = .string(newEmail) }
+        return AccountsJSON.response(object)
+    }
+
+    /// `accounts:createAuthUri`, which `fetchSignInMethods(forEmail:)` calls.
+    func createAuthURI(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
+        let fields = Fields(object: body)
+        guard let continueURI = fields.string("continueUri"), !continueURI.isEmpty else {
+            throw AuthError("MISSING_CONTINUE_URI")
+        }
+        let methods = try service.signInMethods(email: fields.string("identifier"))
+        var object: [String: JSONValue] = [
+            "kind": "identitytoolkit#CreateAuthUriResponse",
+            "sessionId": .string(fields.string("sessionId") ?? UUID().uuidString),
+        ]
+        if let methods {
+            object["registered"] = .bool(methods.registered)
+            object["allProviders"] = .array(methods.methods.map { .string($0) })
+            object["signinMethods"] = .array(methods.methods.map { .string($0) })
+        }
         return AccountsJSON.response(object)
     }
 

@@ -54,6 +54,9 @@ struct AccountsAPI: API {
         }
         let verb: Substring
         var project: String?
+        if parts.count == 3, parts[2] == "projects" || parts[2] == "recaptchaParams" {
+            return ("accounts.\(parts[2])", .response(clientConfiguration(String(parts[2]), request)))
+        }
         if parts.count == 3, parts[2].hasPrefix("accounts:") {
             verb = parts[2].dropFirst("accounts:".count)
         } else if parts.count == 5, parts[2] == "projects", parts[4] == "accounts" || parts[4].hasPrefix("accounts:") {
@@ -167,6 +170,24 @@ struct AccountsAPI: API {
                 return AccountsJSON.error(error)
             }
         }
+    }
+
+    /// `GET /v1/projects` (the client SDKs' project configuration) and `GET /v1/recaptchaParams`, answered as the
+    /// Auth emulator does: the SDKs only need them to be well-formed.
+    func clientConfiguration(_ what: String, _ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" else { return methodNotAllowed(request.method) }
+        guard apiKey(request) != nil else {
+            return AccountsJSON.error(
+                AuthError(
+                    "The request is missing a valid API key.", status: 403, statusName: "PERMISSION_DENIED",
+                    reason: "forbidden"))
+        }
+        if what == "projects" {
+            return AccountsJSON.response([
+                "projectId": .string(configuration.projectID), "authorizedDomains": ["localhost"],
+            ])
+        }
+        return AccountsJSON.response(["kind": "identitytoolkit#GetRecaptchaParamResponse"])
     }
 
     func jwks() -> HTTPResponse {
