@@ -118,7 +118,9 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     public func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?] {
         let documents = try read(in: transaction) { db in
-            try db.transaction(.deferred) { try paths.map { try DocumentRows.fetch($0, in: db) } }
+            let fetch = { try paths.map { try DocumentRows.fetch($0, in: db) } }
+            // A read-only transaction's snapshot connection is already inside its read transaction.
+            return db.isInTransaction ? try fetch() : try db.transaction(.deferred, fetch)
         }
         if let transaction { transactions.record(transaction, documents: Array(zip(paths, documents))) }
         return documents

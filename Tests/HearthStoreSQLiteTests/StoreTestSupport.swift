@@ -8,15 +8,22 @@ final class TemporaryStore {
     let directory: String
     private(set) var store: SQLiteDocumentStore
 
-    init() throws {
+    private let configure: (inout SQLiteDocumentStore.Configuration) -> Void
+
+    init(configure: @escaping (inout SQLiteDocumentStore.Configuration) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)").path
-        store = try SQLiteDocumentStore(configuration: .init(directory: directory))
+        self.configure = configure
+        var configuration = SQLiteDocumentStore.Configuration(directory: directory)
+        configure(&configuration)
+        store = try SQLiteDocumentStore(configuration: configuration)
     }
 
     /// Closes and reopens the same directory.
     func reopen() throws {
         store.close()
-        store = try SQLiteDocumentStore(configuration: .init(directory: directory))
+        var configuration = SQLiteDocumentStore.Configuration(directory: directory)
+        configure(&configuration)
+        store = try SQLiteDocumentStore(configuration: configuration)
     }
 
     deinit {
@@ -27,16 +34,16 @@ final class TemporaryStore {
 
 extension DocumentStore {
     /// Commits and waits for the outcome.
-    func commit(_ writes: [Write]) async -> Result<CommitResult, HearthError> {
+    func commit(_ writes: [Write], transaction: TransactionID? = nil) async -> Result<CommitResult, HearthError> {
         await withCheckedContinuation { continuation in
-            commit(writes, in: DatabaseName(project: "test")) { continuation.resume(returning: $0) }
+            commit(writes, in: DatabaseName(project: "test"), transaction: transaction) { continuation.resume(returning: $0) }
         }
     }
 
     /// Commits and returns the result, failing the test on error.
     @discardableResult
-    func commitOrThrow(_ writes: [Write]) async throws -> CommitResult {
-        try await commit(writes).get()
+    func commitOrThrow(_ writes: [Write], transaction: TransactionID? = nil) async throws -> CommitResult {
+        try await commit(writes, transaction: transaction).get()
     }
 }
 

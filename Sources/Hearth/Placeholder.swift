@@ -1,2 +1,0 @@
-/// Placeholder until the SDK lands.
-enum HearthSDKPlaceholder {}

@@ -1,0 +1,83 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthStoreSQLite
+import Synchronization
+import Testing
+
+/// A wall clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
+    var read: @Sendable () -> Date { { [self] in now.withLock { $0 } } }
+}
+
+@Suite struct TransactionTests {
+    func store(clock: ManualClock) throws -> (TemporaryStore, SQLiteDocumentStore) {
+        let temporary = try TemporaryStore(configure: { $0.clock = clock.read })
+        return (temporary, temporary.store)
+    }
+
+    @Test func anIdleTransactionExpiresAfterSixtySeconds() async throws {
+        let clock = ManualClock()
+        let (temporary, store) = try store(clock: clock)
+        _ = temporary
+        let transaction = try store.beginTransaction(.readWrite)
+        _ = try store.document(at: path("c/a"), transaction: transaction)
+        clock.advance(59)
+        _ = try store.document(at: path("c/a"), transaction: transaction)  // still alive, and the idle timer restarts
+        clock.advance(59)
+        try await store.commitOrThrow([set("c/a", ["v": .integer(1)])], transaction: transaction)
+        let stale = try store.beginTransaction(.readWrite)
+        clock.advance(61)
+        let result = await store.commit([set("c/b", [:])], transaction: stale)
+        #expect(throws: HearthError.self) { try result.get() }
+        #expect(try store.document(at: path("c/b")) == nil)
+    }
+
+    @Test func aTransactionOlderThan270SecondsCannotCommit() async throws {
+        let clock = ManualClock()
+        let (temporary, store) = try store(clock: clock)
+        _ = temporary
+        let transaction = try store.beginTransaction(.readWrite)
+        for _ in 0..<5 {
+            clock.advance(55)
+            _ = try store.document(at: path("c/a"), transaction: transaction)
+        }
+        let result = await store.commit([set("c/a", [:])], transaction: transaction)
+        switch result {
+        case .success: Issue.record("a 275-second-old transaction committed")
+        case .failure(let error): #expect(error.code == .aborted)
+        }
+    }
+
+    @Test func aConflictingWriteAbortsTheCommitAndAppliesNothing() async throws {
+        let clock = ManualClock()
+        let (temporary, store) = try store(clock: clock)
+        _ = temporary
+        try await store.commitOrThrow([set("c/a", ["v": .integer(1)])])
+        let transaction = try store.beginTransaction(.readWrite)
+        _ = try store.document(at: path("c/a"), transaction: transaction)
+        try await store.commitOrThrow([set("c/a", ["v": .integer(2)])])
+        let result = await store.commit([set("c/a", ["v": .integer(3)]), set("c/other", [:])], transaction: transaction)
+        #expect((try? result.get()) == nil)
+        #expect(try store.document(at: path("c/a"))?.fields() == ["v": .integer(2)])
+        #expect(try store.document(at: path("c/other")) == nil)
+    }
+
+    @Test func aReadOnlyTransactionKeepsItsSnapshot() async throws {
+        let clock = ManualClock()
+        let (temporary, store) = try store(clock: clock)
+        _ = temporary
+        try await store.commitOrThrow([set("c/a", ["v": .integer(1)])])
+        let transaction = try store.beginTransaction(.readOnly)
+        try await store.commitOrThrow([set("c/a", ["v": .integer(2)]), set("c/b", [:])])
+        #expect(try store.document(at: path("c/a"), transaction: transaction)?.fields() == ["v": .integer(1)])
+        #expect(try store.document(at: path("c/b"), transaction: transaction) == nil)
+        let query = StructuredQuery(parent: .root, collectionID: "c")
+        #expect(try store.runQuery(query, transaction: transaction).documents.count == 1)
+        #expect(try store.runQuery(query, transaction: nil).documents.count == 2)
+        try store.rollback(transaction)
+        #expect(throws: HearthError.self) { try store.rollback(transaction) }
+    }
+}
