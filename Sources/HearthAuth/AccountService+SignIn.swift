@@ -15,6 +15,13 @@ extension AccountService {
         guard let password, !password.isEmpty else { throw AuthError.missingPassword }
         try limitAddress(context)
         let email = Validation.canonicalEmail(given)
+        // No stored password is longer (see `Validation.checkPassword`); refusing early keeps a megabyte "password"
+        // from costing a hash, while still counting as a failed attempt.
+        guard password.utf8.count <= 4096 else {
+            accountLimiter.consume(email)
+            throw configuration.emailEnumerationProtection
+                ? AuthError.invalidLoginCredentials : AuthError.invalidPassword
+        }
         guard accountLimiter.allows(email) else { throw AuthError.tooManyAttempts }
         let protected = configuration.emailEnumerationProtection
         guard let user = try database.read({ db in try UserRows.user(email: email, in: db) }) else {

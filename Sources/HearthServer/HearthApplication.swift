@@ -47,7 +47,8 @@ public final class HearthApplication: Sendable {
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
-                workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger),
+                workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger,
+                boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
             DocumentsAPI(store: store, configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,

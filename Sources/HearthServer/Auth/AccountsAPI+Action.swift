@@ -37,9 +37,9 @@ extension AccountsAPI {
                 update.oobCode = code
                 do throws(AuthError) {
                     let result = try service.update(update, context: context)
-                    if let continueURL { return redirect(continueURL) }
+                    if emulator, let continueURL { return redirect(continueURL) }
                     return page(
-                        emulator,
+                        emulator, continueURL: continueURL,
                         success: result.newEmail == nil
                             ? "The email has been successfully verified." : "The email has been successfully changed.",
                         email: result.newEmail ?? result.user.email ?? "")
@@ -70,8 +70,10 @@ extension AccountsAPI {
                             code: code, apiKey: fields["apiKey"], continueURL: continueURL, email: inspected.email)
                     }
                     let result = try service.resetPassword(oobCode: code, newPassword: newPassword, context: context)
-                    if let continueURL { return redirect(continueURL) }
-                    return page(emulator, success: "The password has been successfully updated.", email: result.email)
+                    if emulator, let continueURL { return redirect(continueURL) }
+                    return page(
+                        emulator, continueURL: continueURL, success: "The password has been successfully updated.",
+                        email: result.email)
                 } catch  where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.code) {
                     return page(
                         emulator, status: 400,
@@ -88,8 +90,12 @@ extension AccountsAPI {
     }
 
     /// The emulator's `{"authEmulator":{…}}` JSON, or a small HTML page.
+    /// Development mode's `/emulator/action` redirects to `continueUrl` as the emulator does; Hearth's own page does
+    /// not redirect by itself — whoever asked for the code chose the URL — but offers it as a link, and only an
+    /// `http(s)` one, so a `javascript:` URL can never run in the page.
     private func page(
-        _ emulator: Bool, status: Int = 200, success: String? = nil, error: String? = nil, email: String? = nil
+        _ emulator: Bool, status: Int = 200, continueURL: String? = nil, success: String? = nil, error: String? = nil,
+        email: String? = nil
     ) -> HTTPResponse {
         if emulator {
             var inner: [String: JSONValue] = [:]
@@ -98,8 +104,11 @@ extension AccountsAPI {
             if let email { inner["email"] = .string(email) }
             return AccountsJSON.response(["authEmulator": .object(inner)], status: status)
         }
-        let message = Self.escape(success ?? error ?? "")
-        return html("<h1>\(message)</h1>", status: status)
+        var body = "<h1>\(Self.escape(success ?? error ?? ""))</h1>"
+        if let continueURL, continueURL.hasPrefix("https://") || continueURL.hasPrefix("http://") {
+            body += "<p><a href=\"\(Self.escape(continueURL))\" rel=\"noreferrer\">Continue</a></p>"
+        }
+        return html(body, status: status)
     }
 
     private func resetForm(code: String, apiKey: String?, continueURL: String?, email: String) -> HTTPResponse {

@@ -10,6 +10,8 @@ struct AccountsAPI: API {
     let configuration: ServerConfiguration
     let workers: AccountWorkers
     let logger: Logger
+    /// The port the server listens on (known only once it started, when `--port 0`).
+    let boundPort: @Sendable () -> Int
 
     static let toolkitPrefix = "/identitytoolkit.googleapis.com"
 
@@ -139,9 +141,12 @@ struct AccountsAPI: API {
         }
     }
 
-    /// `http://<Host>`: where links in mail point when no public URL is configured.
+    /// Where links in mail point when no public URL is configured. In development mode that is the request's
+    /// `Host`, as the Auth emulator does; otherwise never, because a client chooses its `Host` and could have a
+    /// victim's reset link point at its own server: then it is the address the server listens on.
     func linkBase(_ request: HTTPRequest) -> String {
-        "http://" + (request.headers["Host"] ?? "\(configuration.host):\(configuration.port)")
+        if configuration.devMode, let host = request.headers["Host"], !host.isEmpty { return "http://" + host }
+        return "http://\(configuration.host):\(boundPort())"
     }
 
     func methodNotAllowed(_ method: String) -> HTTPResponse {

@@ -33,6 +33,11 @@ enum AccountsSetup {
     /// logs every message it could not send).
     static func mailer(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> any Mailer {
         let settings = configuration.accounts
+        if !configuration.devMode && settings.publicURL == nil {
+            logger.warning(
+                "no --public-url: links in mail point at the address the server listens on",
+                ["host": .string(configuration.host)])
+        }
         if configuration.devMode || settings.useOutbox { return Outbox() }
         guard let host = settings.smtpHost else {
             logger.warning("no SMTP server configured (--smtp-host): verification and reset mail cannot be sent")
