@@ -39,7 +39,7 @@ enum AccountsOptions {
           --mail-templates DIR    verify_email.txt, password_reset.txt, HEARTH_MAIL_TEMPLATES
                                   verify_and_change_email.txt (+ .html)
           --app-name NAME         %APP_NAME% in mail                    HEARTH_APP_NAME (default Hearth)
-          --public-url URL        base URL of links in mail             HEARTH_PUBLIC_URL (default: request Host)
+          --public-url URL        base URL of links in mail             HEARTH_PUBLIC_URL (default: the listen address)
           --action-url URL        your own page for links in mail       HEARTH_ACTION_URL (default URL/__/auth/action)
           --email-enumeration-protection                                HEARTH_EMAIL_ENUMERATION_PROTECTION=1
                                   INVALID_LOGIN_CREDENTIALS for unknown email and wrong password alike
