@@ -19,7 +19,7 @@ CONTRACT := ../shared/contract/cli-contract.sh
 .PHONY: help run test bench format lint deps-run deps-test deps-bench venv release release-bench clean
 
 help:
-	@sed -n '3,8p' Makefile | sed 's/^# *//'
+	@sed -n '3,6p' Makefile | sed 's/^# *//'
 
 # ── system packages ──
 deps-run:

@@ -27,13 +27,14 @@ command -v dpkg >/dev/null || {
 missing=()
 for package in $("$here/packages.sh" debian "$@"); do
   # A removed package can linger in state "deinstall ok config-files", so read the status, not just the exit code.
-  dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
+  status=$(dpkg -s "$package" 2>/dev/null || true)
+  [[ "$status" == *"Status: install ok installed"* ]] || missing+=("$package")
 done
 [ "${#missing[@]}" -gt 0 ] || exit 0
 sudo=""
-[ "$(id -u)" = 0 ] || sudo="sudo"
+[ "$(id -u)" = 0 ] || sudo="sudo "
 export DEBIAN_FRONTEND=noninteractive
-echo "+ $sudo apt-get update"
-$sudo apt-get update -q
-echo "+ $sudo apt-get install -y ${missing[*]}"
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "+ ${sudo}apt-get update"
+${sudo}apt-get update -q
+echo "+ ${sudo}apt-get install -y ${missing[*]}"
+${sudo}apt-get install -y -q --no-install-recommends "${missing[@]}"
