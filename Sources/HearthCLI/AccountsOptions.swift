@@ -26,28 +26,33 @@ enum AccountsOptions {
     static let switchFlags: Set<String> = ["--email-enumeration-protection"]
 
     /// Lines for the options table of `hearth serve --help`.
-    static let help = """
-          --admin-key-file FILE   file holding the admin key (Bearer)   HEARTH_ADMIN_KEY (the key itself)
-                                  for the Admin API; with --dev, `owner` works too
-          --smtp-host HOST        SMTP server for verification and      HEARTH_SMTP_HOST (none: mail is not sent;
-                                  reset mail                                               --dev: outbox)
-          --smtp-port PORT        SMTP port                             HEARTH_SMTP_PORT (default 587)
-          --smtp-security MODE    none, starttls or tls                 HEARTH_SMTP_SECURITY (default starttls)
-          --smtp-user NAME        SMTP user name                        HEARTH_SMTP_USER
-          --smtp-password-file F  file holding the SMTP password        HEARTH_SMTP_PASSWORD (the password itself)
-          --mail-from ADDRESS     sender of account mail                HEARTH_MAIL_FROM (default Hearth <noreply@localhost>)
-          --mail-templates DIR    verify_email.txt, password_reset.txt, HEARTH_MAIL_TEMPLATES
-                                  verify_and_change_email.txt (+ .html)
-          --app-name NAME         %APP_NAME% in mail                    HEARTH_APP_NAME (default Hearth)
-          --public-url URL        base URL of links in mail             HEARTH_PUBLIC_URL (default: the listen address)
-          --action-url URL        your own page for links in mail       HEARTH_ACTION_URL (default URL/__/auth/action)
-          --email-enumeration-protection                                HEARTH_EMAIL_ENUMERATION_PROTECTION=1
-                                  INVALID_LOGIN_CREDENTIALS for unknown email and wrong password alike
-          --auth-rate-limits SPEC account=N/SECONDS (failed sign-ins),  HEARTH_AUTH_RATE_LIMITS
-                                  address=N/SECONDS (attempts per IP), (default account=10/900,
-                                  mail=N/SECONDS (mails per account)     address=300/300,mail=10/3600; 0 = off)
+    /// It starts with a line break because the table before it ends without one.
+    static let help =
+        "\n" + """
+              --admin-key-file FILE   file holding the admin key (Bearer)   HEARTH_ADMIN_KEY (the key itself)
+                                      for the Admin API; with --dev, `owner` works too
+              --smtp-host HOST        SMTP server for verification and      HEARTH_SMTP_HOST (none: mail is not sent;
+                                      reset mail                                               --dev: outbox)
+              --smtp-port PORT        SMTP port                             HEARTH_SMTP_PORT (default 587)
+              --smtp-security MODE    none, starttls or tls                 HEARTH_SMTP_SECURITY (default starttls)
+              --smtp-user NAME        SMTP user name                        HEARTH_SMTP_USER
+              --smtp-password-file F  file holding the SMTP password        HEARTH_SMTP_PASSWORD (the password itself)
+              --mail-from ADDRESS     sender of account mail                HEARTH_MAIL_FROM (default Hearth <noreply@localhost>)
+              --mail-templates DIR    verify_email.txt, password_reset.txt, HEARTH_MAIL_TEMPLATES
+                                      verify_and_change_email.txt (+ .html)
+              --app-name NAME         %APP_NAME% in mail                    HEARTH_APP_NAME (default Hearth)
+              --public-url URL        base URL of links in mail             HEARTH_PUBLIC_URL (default: the listen address)
+              --action-url URL        your own page for links in mail       HEARTH_ACTION_URL (default URL/__/auth/action)
+              --email-enumeration-protection                                HEARTH_EMAIL_ENUMERATION_PROTECTION=1
+                                      INVALID_LOGIN_CREDENTIALS for unknown email and wrong password alike
+              --auth-rate-limits SPEC account=N/SECONDS (failed sign-ins),  HEARTH_AUTH_RATE_LIMITS
+                                      address=N/SECONDS (attempts per IP), (default account=10/900,
+                                      mail=N/SECONDS (mails per account)     address=300/300,mail=10/3600; 0 = off)
+                                      (config-file keys: adminKeyFile, smtpHost, smtpPort, smtpSecurity, smtpUser,
+                                      smtpPasswordFile, mailFrom, mailTemplates, appName, publicUrl, actionUrl,
+                                      emailEnumerationProtection, authRateLimits)
 
-        """
+            """
 
     /// Applies the options `value` resolves (flag > environment > file) to `configuration`.
     static func apply(

@@ -106,6 +106,27 @@ struct AccountsServerTests {
         }
     }
 
+    @Test("serve --help explains the accounts options; bad values exit 64")
+    func options() async throws {
+        let help = try await runHearth(["serve", "--help"])
+        for flag in [
+            "--admin-key-file", "--smtp-host", "--smtp-port", "--smtp-security", "--smtp-user", "--smtp-password-file",
+            "--mail-from", "--mail-templates", "--app-name", "--public-url", "--action-url",
+            "--email-enumeration-protection", "--auth-rate-limits", "HEARTH_ADMIN_KEY", "HEARTH_SMTP_PASSWORD",
+        ] {
+            #expect(help.stdout.contains(flag), "serve --help should mention \(flag)")
+        }
+        for arguments in [
+            ["--auth-rate-limits", "bogus"], ["--smtp-security", "ssl"], ["--public-url", "ftp://x"],
+            ["--admin-key-file", "/nonexistent/key"],
+        ] {
+            let run = try await runHearth(["serve", "--port", "0"] + arguments)
+            #expect(run.termination == .exit(64), "\(arguments): \(run.stderr)")
+        }
+        let short = try await runHearth(["serve", "--port", "0"], environment: ["HEARTH_ADMIN_KEY": "owner"])
+        #expect(short.termination == .exit(64), "owner is never an admin key")
+    }
+
     @Test("accounts and signing keys survive a restart")
     func restart() async throws {
         let first = try await HearthProcess.start()
