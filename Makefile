@@ -1,7 +1,7 @@
 # Hearth — developer entry points (GNU make).
 #
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
-#   make test     packages + .venv, build with warnings as errors, swift test, CLI contract check
+#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, CLI contract
 #   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
@@ -54,6 +54,7 @@ run: deps-run release
 test: deps-test venv
 	$(SWIFT) build --build-tests $(WERROR)
 	$(SWIFT) test --skip-build
+	HEARTH_BINARY="$$($(SWIFT) build --show-bin-path)/hearth" $(VENV)/bin/python -m pytest Tests/Compatibility
 	@if [ -f $(CONTRACT) ]; then \
 		echo "+ bash $(CONTRACT)"; bash $(CONTRACT); \
 	else \
