@@ -6,14 +6,25 @@ import HearthSQLite
 enum ChangeLog {
     @discardableResult
     static func append(commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?, in db: SQLiteConnection) throws -> ChangeRecord {
-        try db.execute(
+        try DocumentRows.run(
             """
             INSERT INTO changes(commit_time, path, before_fields, before_create_time, before_update_time,
                                 after_fields, after_create_time, after_update_time)
-            VALUES (\(commitTime.microseconds), \(path.description),
-                    \(before?.fieldsJSON), \(before?.createTime.microseconds), \(before?.updateTime.microseconds),
-                    \(after?.fieldsJSON), \(after?.createTime.microseconds), \(after?.updateTime.microseconds))
-            """)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, in: db
+        ) { statement in
+            statement.bind(commitTime.microseconds, at: 1)
+            statement.bind(path.description, at: 2)
+            for (offset, document) in [(3, before), (6, after)] as [(Int32, StoredDocument?)] {
+                if let document {
+                    statement.bind(document.fieldsJSON, at: offset)
+                    statement.bind(document.createTime.microseconds, at: offset + 1)
+                    statement.bind(document.updateTime.microseconds, at: offset + 2)
+                } else {
+                    for column in offset..<(offset + 3) { statement.bindNull(at: column) }
+                }
+            }
+        }
         return ChangeRecord(sequence: db.lastInsertRowID, commitTime: commitTime, path: path, before: before, after: after)
     }
 

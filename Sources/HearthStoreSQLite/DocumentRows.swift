@@ -21,13 +21,21 @@ enum DocumentRows {
     static func store(_ document: DocumentSnapshot, fieldsJSON: [UInt8], oldFields: [String: Value]?, in db: SQLiteConnection) throws {
         let collection = document.path.parent.description
         let id = document.path.lastSegment
-        try db.execute(
+        try run(
             """
             INSERT INTO documents(collection, id, collection_id, name_key, fields, create_time, update_time)
-            VALUES (\(collection), \(id), \(document.path.parent.lastSegment), \(IndexKey.encode(segments: document.path.segments)),
-                    \(fieldsJSON), \(document.createTime.microseconds), \(document.updateTime.microseconds))
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(collection, id) DO UPDATE SET fields = excluded.fields, update_time = excluded.update_time
-            """)
+            """, in: db
+        ) { statement in
+            statement.bind(collection, at: 1)
+            statement.bind(id, at: 2)
+            statement.bind(document.path.parent.lastSegment, at: 3)
+            statement.bind(IndexKey.encode(segments: document.path.segments), at: 4)
+            statement.bind(fieldsJSON, at: 5)
+            statement.bind(document.createTime.microseconds, at: 6)
+            statement.bind(document.updateTime.microseconds, at: 7)
+        }
         try updateIndexEntries(
             collection: collection, id: id, old: oldFields.map(IndexEntry.entries(for:)) ?? [],
             new: IndexEntry.entries(for: document.fields), in: db)
@@ -36,28 +44,44 @@ enum DocumentRows {
     static func delete(_ path: ResourcePath, oldFields: [String: Value], in db: SQLiteConnection) throws {
         let collection = path.parent.description
         let id = path.lastSegment
-        try db.execute("DELETE FROM documents WHERE collection = \(collection) AND id = \(id)")
+        try run("DELETE FROM documents WHERE collection = ? AND id = ?", in: db) { statement in
+            statement.bind(collection, at: 1)
+            statement.bind(id, at: 2)
+        }
         try updateIndexEntries(collection: collection, id: id, old: IndexEntry.entries(for: oldFields), new: [], in: db)
     }
 
     /// Deletes the entries only the old version had and inserts those only the new one has, so an update
     /// touching one field rewrites one entry.
     private static func updateIndexEntries(collection: String, id: String, old: [IndexEntry], new: [IndexEntry], in db: SQLiteConnection) throws {
-        let oldSet = Set(old)
-        let newSet = Set(new)
-        for entry in oldSet.subtracting(newSet) {
-            try db.execute(
-                """
-                DELETE FROM index_entries WHERE collection = \(collection) AND field = \(entry.field)
-                AND kind = \(entry.kind.rawValue) AND key = \(entry.key) AND id = \(id)
-                """)
+        // A new document (the common write) has nothing to compare against; its entries are already distinct.
+        let (removed, added) = old.isEmpty ? ([], new) : (Array(Set(old).subtracting(new)), Array(Set(new).subtracting(old)))
+        for entry in removed {
+            try run("DELETE FROM index_entries WHERE collection = ? AND field = ? AND kind = ? AND key = ? AND id = ?", in: db) {
+                statement in
+                bind(entry, collection: collection, id: id, to: statement)
+            }
         }
-        for entry in newSet.subtracting(oldSet) {
-            try db.execute(
-                """
-                INSERT INTO index_entries(collection, field, kind, key, id)
-                VALUES (\(collection), \(entry.field), \(entry.kind.rawValue), \(entry.key), \(id))
-                """)
+        for entry in added {
+            try run("INSERT INTO index_entries(collection, field, kind, key, id) VALUES (?, ?, ?, ?, ?)", in: db) { statement in
+                bind(entry, collection: collection, id: id, to: statement)
+            }
         }
+    }
+
+    private static func bind(_ entry: IndexEntry, collection: String, id: String, to statement: SQLiteStatement) {
+        statement.bind(collection, at: 1)
+        statement.bind(entry.field, at: 2)
+        statement.bind(Int64(entry.kind.rawValue), at: 3)
+        statement.bind(entry.key, at: 4)
+        statement.bind(id, at: 5)
+    }
+
+    /// Runs a cached statement with typed bindings: the write path builds no SQL text per row.
+    static func run(_ sql: String, in db: SQLiteConnection, _ bind: (SQLiteStatement) -> Void) throws {
+        let statement = try db.prepare(sql)
+        defer { statement.reset() }
+        bind(statement)
+        while try statement.step() {}
     }
 }
