@@ -1,5 +1,6 @@
 """The official firebase-admin Python SDK against `hearth serve --dev` through FIREBASE_AUTH_EMULATOR_HOST."""
 
+import os
 import time
 import uuid
 
@@ -125,3 +126,23 @@ def test_email_action_links(hearth, admin_app):
 
     with pytest.raises(auth.UserNotFoundError):
         auth.generate_email_verification_link("nobody-" + email, app=admin_app)
+
+
+def test_expired_codes_answer_expired_oob_code(hearth, admin_app):
+    """Codes expire (1 h for resets, 3 days for verification); age one in the database instead of waiting."""
+    import hashlib
+    import sqlite3
+
+    email = unique("expired")
+    auth.create_user(email=email, password="secret-password", app=admin_app)
+    link = auth.generate_password_reset_link(email, app=admin_app)
+    code = link.split("oobCode=")[1].split("&")[0]
+    with sqlite3.connect(os.path.join(hearth.data, "hearth.sqlite"), timeout=10) as db:
+        # The database keeps only each code's SHA-256.
+        aged = db.execute("UPDATE auth_oob_codes SET expires_at = ? WHERE code_hash = ?",
+                          (int(time.time()) - 10, hashlib.sha256(code.encode()).digest())).rowcount
+    assert aged == 1
+    response = hearth.toolkit("resetPassword", {"oobCode": code, "newPassword": "another-password"})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == "EXPIRED_OOB_CODE"
+    assert requests.get(link + "&newPassword=another-password", timeout=30).status_code == 400
