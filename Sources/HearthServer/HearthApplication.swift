@@ -53,6 +53,10 @@ public final class HearthApplication: Sendable {
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
+            // Last: it claims only paths ending in `.json` that no API above served.
+            TreeAPI.make(
+                tree: SQLiteTreeStore(store: store), configuration: configuration, authenticator: authenticator,
+                logger: logger),
         ]
         let responder = HearthResponder(apis: apis, metrics: metrics, logger: logger)
         http = HTTPServer(configuration: httpConfiguration, responder: responder)

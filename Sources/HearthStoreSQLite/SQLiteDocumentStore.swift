@@ -198,6 +198,11 @@ public final class SQLiteDocumentStore: DocumentStore {
         writer.submit(.atomic(body, completion))
     }
 
+    /// Runs a read on a pooled read connection (how the tree engine reads).
+    func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
+        try read(body)
+    }
+
     /// Declared indexes and whether each is ready.
     public func indexStatuses() -> [IndexStatus] {
         catalog.all.map { IndexStatus(definition: $0.definition, ready: $0.ready) }

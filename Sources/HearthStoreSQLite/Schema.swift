@@ -65,5 +65,32 @@ enum Schema {
             ) WITHOUT ROWID;
             """
         ),
+        (
+            3,
+            """
+            -- The tree (Realtime Database data): one row per leaf, keyed by the order-preserving encoding of
+            -- namespace and path (TreeKeyCodec), so a subtree is one key range. A node's priority is a row under
+            -- the pseudo-key '.priority'. value: INTEGER, REAL, TEXT, or a 1-byte BLOB for a Boolean.
+            CREATE TABLE tree_nodes(
+                key BLOB PRIMARY KEY,
+                value NOT NULL
+            ) WITHOUT ROWID;
+            -- The tree's change log, written in the same transaction as each tree write (see TreeChangeLog).
+            CREATE TABLE tree_changes(
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                commit_time INTEGER NOT NULL,    -- microseconds, same clock as documents' commit times
+                namespace TEXT NOT NULL,
+                kind TEXT NOT NULL,              -- 'put' or 'patch'
+                path TEXT NOT NULL,              -- '/a/b'
+                data BLOB NOT NULL               -- export-format JSON: the value, or {relative path: value}
+            );
+            -- Tree rules text per namespace (PUT /.settings/rules.json).
+            CREATE TABLE tree_rules(
+                namespace TEXT PRIMARY KEY,
+                rules TEXT NOT NULL,
+                update_time INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """
+        ),
     ]
 }

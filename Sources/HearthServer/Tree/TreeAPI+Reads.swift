@@ -1,0 +1,51 @@
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension TreeAPI {
+    /// GET: the value (or the query's window, or a shallow view) at a location, with an ETag on request.
+    func read(_ request: TreeRequest, auth: AuthContext?) throws(HearthError) -> HTTPResponse {
+        if request.shallow {
+            let value: JSONValue
+            switch try tree.shallow(request.namespace, at: request.path, auth: auth) {
+            case .missing: value = .null
+            case .leaf(let leaf): value = leaf.json
+            case .children(let keys): value = .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.bool(true)) }))
+            }
+            return TreeResponses.json(value, request.printing)
+        }
+        let snapshot = try tree.read(request.namespace, at: request.path, auth: auth)
+        let etag = TreeETag.of(snapshot.node)
+        if let expected = request.ifNoneMatch, expected == etag {
+            return HTTPResponse(status: 304, headers: TreeResponses.withCORS([("ETag", etag)]))
+        }
+        var headers = HTTPHeaders()
+        if request.wantsETag { headers.add(name: "ETag", value: etag) }
+        let value: JSONValue
+        switch request.target {
+        case .priority:
+            value = snapshot.node?.priority?.json ?? .null
+        default:
+            let node = request.query.map { $0.filtered(snapshot.node) } ?? snapshot.node
+            value = TreeNode.json(node, request.format)
+        }
+        return TreeResponses.json(value, request.printing, headers: headers)
+    }
+
+    /// GET with `Accept: text/event-stream`: a stream that starts with the location's value and then carries every
+    /// change to it.
+    func stream(_ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?) throws(HearthError) -> HTTPReply {
+        if request.shallow { throw .invalidArgument("shallow cannot be used with streaming.") }
+        if request.target == .priority { throw .invalidArgument("A priority cannot be streamed; stream its node.") }
+        var check: (@Sendable () -> Bool)?
+        if let auth, !auth.isAdmin {
+            check = { [authenticator] in (try? authenticator.authenticate(http)) != nil }
+        }
+        let stream = HTTPEventStream(
+            status: 200, headers: TreeResponses.withCORS([]), maxBufferedBytes: 16 << 20)
+        hub.open(
+            namespace: request.namespace, location: request.path, query: request.query, format: request.format, auth: auth,
+            credentialStillValid: check, stream: stream)
+        return .stream(stream)
+    }
+}

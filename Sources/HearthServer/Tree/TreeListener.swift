@@ -1,0 +1,54 @@
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+/// One open stream (`GET … Accept: text/event-stream`): where it listens, its query, and what it has been sent.
+struct TreeListener: Sendable {
+    /// The hub's ID for it.
+    let id: Int
+    /// The database.
+    let namespace: String
+    /// The listened location.
+    let location: TreePath
+    /// The query, when the stream was opened with one: it then only ever sees its window.
+    let query: TreeQuery?
+    /// `format=export` streams carry priorities.
+    let format: TreeFormat
+    /// The caller, for access checks.
+    let auth: AuthContext?
+    /// Re-checks the caller's credential (expiry, revocation); `nil` when there is none to re-check.
+    let credentialStillValid: (@Sendable () -> Bool)?
+    /// Where events go.
+    let stream: HTTPEventStream
+    /// The last change-log sequence reflected in what was sent; older changes are skipped.
+    var sequence: Int64 = .max
+    /// For a query: the location's whole value, kept current by applying changes, and the window last sent.
+    var data: TreeNode?
+    var window: [String: TreeNode] = [:]
+
+    /// The event for `change`, updating what the listener knows; `nil` when the change does not alter what it sees.
+    mutating func event(for change: TreeChange) -> TreeEvent? {
+        guard change.sequence > sequence, change.namespace == namespace else { return nil }
+        sequence = change.sequence
+        guard let query else { return change.event(at: location) }
+        data = change.applied(to: data, at: location)
+        let next = Self.windowMap(query, data)
+        defer { window = next }
+        return TreeQuery.event(from: window, to: next)
+    }
+
+    /// The first event: a `put` at `/` of everything the listener sees in `snapshot`.
+    mutating func start(with snapshot: TreeSnapshot) -> TreeEvent {
+        sequence = snapshot.sequence
+        guard let query else { return .put(path: .root, node: snapshot.node) }
+        data = snapshot.node
+        window = Self.windowMap(query, data)
+        return .put(path: .root, node: TreeNode.children(window))
+    }
+
+    private static func windowMap(_ query: TreeQuery, _ node: TreeNode?) -> [String: TreeNode] {
+        var map: [String: TreeNode] = [:]
+        for entry in query.window(of: node) { map[entry.key] = entry.node }
+        return map
+    }
+}

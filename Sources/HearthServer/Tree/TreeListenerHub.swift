@@ -1,0 +1,176 @@
+import Foundation
+import HearthCore
+import HearthHTTP
+import HearthStore
+import Synchronization
+
+/// Delivers committed tree changes to open streams, in commit order, each change once.
+///
+/// Everything runs on one serial queue: the feed's publications (handed off by the writer thread at once), stream
+/// openings (whose snapshot is read there, so no change falls between snapshot and feed) and keep-alive ticks. A
+/// change reaches only the listeners at, above or below the paths it wrote (`TreeListenerIndex`); listeners at the
+/// same location in the same format share one encoded frame.
+final class TreeListenerHub: Sendable {
+    private struct State: Sendable {
+        var nextID = 0
+        var listeners: [Int: TreeListener] = [:]
+        var index = TreeListenerIndex()
+    }
+
+    private let tree: any TreeStore
+    private let access: TreeAccess
+    private let queue = DispatchQueue(label: "hearth.tree.listeners", qos: .userInitiated)
+    private let state = Mutex(State())
+    /// Read without the lock by the writer thread, so a server with no streams pays nothing per write.
+    private let listenerCount = Atomic<Int>(0)
+    private let subscription = Mutex<ChangeFeed<TreeChange>.Subscription?>(nil)
+    private let ticker = Mutex<Task<Void, Never>?>(nil)
+    private let logger: Logger
+
+    /// A hub fed by `tree`'s change feed, sending a keep-alive to every stream each `keepAlive` seconds.
+    init(tree: any TreeStore, access: TreeAccess, keepAlive: Double, logger: Logger) {
+        self.tree = tree
+        self.access = access
+        self.logger = logger
+        let feed = tree.treeFeed
+        let token = feed.subscribe { [weak self] changes in
+            guard let self, self.listenerCount.load(ordering: .relaxed) > 0 else { return }
+            self.queue.async { self.deliver(changes) }
+        }
+        subscription.withLock { $0 = token }
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(keepAlive))
+                guard let self else { return }
+                self.queue.async { self.tick() }
+            }
+        }
+        ticker.withLock { $0 = task }
+    }
+
+    deinit { stop() }
+
+    /// Stops deliveries and keep-alives.
+    func stop() {
+        subscription.withLock { $0?.cancel() }
+        ticker.withLock { $0?.cancel() }
+    }
+
+    /// The number of open streams.
+    var count: Int { listenerCount.load(ordering: .relaxed) }
+
+    /// Starts a stream: registers it, then (on the hub's queue) reads the location and sends the first `put`.
+    func open(
+        namespace: String, location: TreePath, query: TreeQuery?, format: TreeFormat, auth: AuthContext?,
+        credentialStillValid: (@Sendable () -> Bool)?, stream: HTTPEventStream
+    ) {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let listener = TreeListener(
+            id: id, namespace: namespace, location: location, query: query, format: format, auth: auth,
+            credentialStillValid: credentialStillValid, stream: stream)
+        stream.onClose { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.remove(id) }
+        }
+        queue.async { [self] in start(listener) }
+    }
+
+    private func start(_ listener: TreeListener) {
+        var listener = listener
+        guard !listener.stream.isClosed else { return }
+        let snapshot: TreeSnapshot
+        do {
+            snapshot = try tree.read(listener.namespace, at: listener.location, auth: listener.auth)
+        } catch {
+            logger.log(.error, "tree stream snapshot failed", ["error": .string(error.message)])
+            listener.stream.close()
+            return
+        }
+        let first = listener.start(with: snapshot)
+        state.withLock { state in
+            state.listeners[listener.id] = listener
+            state.index.insert(listener.id, namespace: listener.namespace, at: listener.location)
+        }
+        listenerCount.add(1, ordering: .relaxed)
+        if !listener.stream.send(first.frame(listener.format)) { remove(listener.id) }
+    }
+
+    private func remove(_ id: Int) {
+        let removed = state.withLock { state -> Bool in
+            guard let listener = state.listeners.removeValue(forKey: id) else { return false }
+            state.index.remove(id, namespace: listener.namespace, at: listener.location)
+            return true
+        }
+        if removed { listenerCount.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Sends each change to the listeners it touches.
+    private func deliver(_ changes: [TreeChange]) {
+        var closed: [Int] = []
+        for change in changes {
+            var frames: [FrameKey: [UInt8]] = [:]
+            let sends = state.withLock { state -> [(HTTPEventStream, [UInt8], Int)] in
+                var ids = Set<Int>()
+                for update in change.updates {
+                    ids.formUnion(state.index.listeners(namespace: change.namespace, touching: change.path.appending(update.path)))
+                }
+                var sends: [(HTTPEventStream, [UInt8], Int)] = []
+                for id in ids {
+                    guard var listener = state.listeners[id] else { continue }
+                    let event = listener.event(for: change)
+                    state.listeners[id] = listener
+                    guard let event else { continue }
+                    // Query listeners' events depend on their windows; others only on location and format.
+                    let key = FrameKey(location: listener.location, format: listener.format, listener: listener.query == nil ? nil : id)
+                    let frame = frames[key] ?? event.frame(listener.format)
+                    frames[key] = frame
+                    sends.append((listener.stream, frame, id))
+                }
+                return sends
+            }
+            for (stream, frame, id) in sends where !stream.send(frame) { closed.append(id) }
+        }
+        for id in closed { remove(id) }
+    }
+
+    /// Keep-alives, and the periodic re-check of each stream's access and credential.
+    private func tick() {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners {
+            let event: TreeEvent
+            if !access.canRead(listener.namespace, listener.location, listener.auth) {
+                event = .cancel
+            } else if let check = listener.credentialStillValid, !check() {
+                event = .authRevoked
+            } else {
+                event = .keepAlive
+            }
+            let sent = listener.stream.send(event.frame())
+            if event != .keepAlive { listener.stream.close() }
+            if !sent || event != .keepAlive { remove(listener.id) }
+        }
+    }
+
+    private struct FrameKey: Hashable {
+        var location: TreePath
+        var format: TreeFormat
+        var listener: Int?
+    }
+}
+
+extension TreeListenerHub {
+    /// Re-checks every stream's read access now (after rules change); streams that lost it get `cancel`.
+    func recheckAccess() {
+        queue.async { [self] in
+            let listeners = state.withLock { Array($0.listeners.values) }
+            for listener in listeners where !access.canRead(listener.namespace, listener.location, listener.auth) {
+                listener.stream.send(TreeEvent.cancel.frame())
+                listener.stream.close()
+                remove(listener.id)
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+public import HearthCore
+
+/// A storage engine for the tree (Realtime Database data): reads of any location, atomic PUT/PATCH writes through
+/// the engine's one commit path, a change log in the same transaction, and a live feed of committed changes.
+///
+/// Every read and write names the caller (`auth`) so that rules, once enforced, are checked in one place.
+public protocol TreeStore: Sendable {
+    /// The node at a location with the change-log sequence its snapshot reflects, so a listener can drop feed
+    /// changes the snapshot already contains.
+    func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot
+
+    /// A shallow read: the leaf at a location, or the keys of its children.
+    func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow
+
+    /// Applies a write atomically; the completion runs once it is durable (or refused) on a thread of the store's
+    /// choosing. Committed changes reach ``treeFeed`` before the completion runs.
+    func write(_ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void)
+
+    /// Committed tree changes as they happen, in commit order, each once.
+    var treeFeed: ChangeFeed<TreeChange> { get }
+
+    /// Change-log entries after a sequence number, oldest first.
+    func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange]
+
+    /// The rules text stored for a namespace, if any.
+    func rules(_ namespace: String) throws(HearthError) -> String?
+
+    /// Stores a namespace's rules text.
+    func setRules(_ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void)
+}
+
+/// A node read at one moment.
+public struct TreeSnapshot: Sendable, Equatable {
+    /// The node; `nil` when nothing is there.
+    public var node: TreeNode?
+    /// The last change-log sequence the read reflects.
+    public var sequence: Int64
+
+    /// A snapshot.
+    public init(node: TreeNode?, sequence: Int64) {
+        self.node = node
+        self.sequence = sequence
+    }
+}
+
+/// The result of a shallow read.
+public enum TreeShallow: Sendable, Equatable {
+    /// Nothing is there.
+    case missing
+    /// The location holds a leaf.
+    case leaf(TreeLeaf)
+    /// The location has these children (keys only).
+    case children([String])
+}
+
+/// One write to the tree.
+public struct TreeWrite: Sendable {
+    /// What to do at ``path``.
+    public enum Operation: Sendable {
+        /// Replace the node (PUT, POST to a new child, DELETE as `nil`).
+        case put(TreeWriteValue)
+        /// Replace several nodes below the location at once (PATCH); paths are relative and never overlap.
+        case patch([(path: TreePath, value: TreeWriteValue)])
+        /// Set the priority of the node at the location (`PUT /path/.priority.json`); nothing happens where no node
+        /// exists, since a missing node has no priority.
+        case priority(TreeLeaf?)
+    }
+
+    /// The namespace (database).
+    public var namespace: String
+    /// The location written.
+    public var path: TreePath
+    /// The operation.
+    public var operation: Operation
+    /// `if-match`: apply only if the location's current ETag is this one.
+    public var ifMatch: String?
+    /// Who writes (for rules); `nil` for an unauthenticated caller.
+    public var auth: AuthContext?
+
+    /// A write.
+    public init(namespace: String, path: TreePath, operation: Operation, ifMatch: String? = nil, auth: AuthContext? = nil) {
+        self.namespace = namespace
+        self.path = path
+        self.operation = operation
+        self.ifMatch = ifMatch
+        self.auth = auth
+    }
+}
+
+/// What a write did.
+public enum TreeWriteOutcome: Sendable, Equatable {
+    /// The write committed; the change as logged and published (server values filled in).
+    case committed(TreeChange)
+    /// `if-match` did not match: nothing was written; the location's current node and ETag.
+    case preconditionFailed(current: TreeNode?, etag: String)
+}

@@ -1,0 +1,144 @@
+public import HearthCore
+public import HearthStore
+import HearthSQLite
+import Synchronization
+
+/// The tree engine on the embedded SQLite database. It shares the document store's database file, its single
+/// writer (every write is an atomic job inside the group commit, with its own savepoint and commit time) and its
+/// pool of read connections.
+public final class SQLiteTreeStore: TreeStore {
+    private let store: SQLiteDocumentStore
+    /// How many change-log rows to keep.
+    private let changeLogRetention: Int
+    private let writesSincePrune = Mutex(0)
+    /// Committed tree changes, published right after each `COMMIT`, in commit order.
+    public let treeFeed = ChangeFeed<TreeChange>()
+
+    /// A tree engine on `store`'s database.
+    public init(store: SQLiteDocumentStore, changeLogRetention: Int = 100_000) {
+        self.store = store
+        self.changeLogRetention = changeLogRetention
+    }
+
+    public func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot {
+        try store.withReader { db in
+            try db.transaction(.deferred) {
+                TreeSnapshot(
+                    node: try TreeRows.node(namespace, path, in: db), sequence: try TreeChangeLog.lastSequence(in: db))
+            }
+        }
+    }
+
+    public func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
+        try store.withReader { db in try TreeRows.shallow(namespace, path, in: db) }
+    }
+
+    public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
+        try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
+    }
+
+    public func rules(_ namespace: String) throws(HearthError) -> String? {
+        try store.withReader { db in
+            try db.fetchOne("SELECT rules FROM tree_rules WHERE namespace = \(namespace)")?.string(0)
+        }
+    }
+
+    public func setRules(
+        _ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void
+    ) {
+        store.submitAtomic(
+            { db, commitTime in
+                try db.execute(
+                    """
+                    INSERT INTO tree_rules(namespace, rules, update_time) VALUES (\(namespace), \(text), \(commitTime.microseconds))
+                    ON CONFLICT(namespace) DO UPDATE SET rules = excluded.rules, update_time = excluded.update_time
+                    """)
+                return CommitWriter.AtomicOutcome(value: true, afterCommit: nil)
+            },
+            completion: { result in completion(result.map { _ in () }.mapError(Self.storageError)) })
+    }
+
+    public func write(_ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void) {
+        store.submitAtomic(
+            { [self] db, commitTime in try apply(write, commitTime: commitTime.microseconds, in: db) },
+            completion: { result in
+                completion(
+                    result.mapError(Self.storageError).flatMap { outcome in
+                        guard let value = outcome.value as? TreeWriteOutcome else {
+                            return .failure(.internal("The tree write produced no outcome."))
+                        }
+                        return .success(value)
+                    })
+            })
+    }
+
+    /// The write's body on the writer connection: check `if-match`, fill in server values against the data as it is
+    /// now, replace the touched ranges, log the change, and publish it after `COMMIT`.
+    private func apply(_ write: TreeWrite, commitTime: Int64, in db: SQLiteConnection) throws -> CommitWriter.AtomicOutcome {
+        if let expected = write.ifMatch {
+            let current = try TreeRows.node(write.namespace, write.path, in: db)
+            let etag = TreeETag.of(current)
+            if etag != expected {
+                return CommitWriter.AtomicOutcome(
+                    value: TreeWriteOutcome.preconditionFailed(current: current, etag: etag), afterCommit: nil)
+            }
+        }
+        let nowMillis = commitTime / 1000
+        let kind: TreeChange.Kind
+        var updates: [TreeChange.Update] = []
+        switch write.operation {
+        case .put(let value):
+            kind = .put
+            updates = [TreeChange.Update(path: .root, node: try resolve(value, at: write.path, write.namespace, nowMillis, db))]
+        case .patch(let entries):
+            kind = .patch
+            // Every server value sees the data as it was before this update, as Firebase resolves them.
+            for entry in entries.sorted(by: { $0.path < $1.path }) {
+                let node = try resolve(entry.value, at: write.path.appending(entry.path), write.namespace, nowMillis, db)
+                updates.append(TreeChange.Update(path: entry.path, node: node))
+            }
+        case .priority(let priority):
+            kind = .put
+            var node = try TreeRows.node(write.namespace, write.path, in: db)
+            node?.priority = priority
+            updates = [TreeChange.Update(path: .root, node: node)]
+        }
+        for update in updates {
+            try TreeRows.put(update.node, write.namespace, at: write.path.appending(update.path), in: db)
+        }
+        let change = try TreeChangeLog.append(
+            commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
+        try pruneIfDue(db)
+        let feed = treeFeed
+        return CommitWriter.AtomicOutcome(value: TreeWriteOutcome.committed(change), afterCommit: { feed.publish([change]) })
+    }
+
+    private func resolve(
+        _ value: TreeWriteValue, at path: TreePath, _ namespace: String, _ nowMillis: Int64, _ db: SQLiteConnection
+    ) throws -> TreeNode? {
+        guard value.hasServerValues else { return value.node }
+        var current: [TreePath: TreeNode] = [:]
+        for site in value.serverValues {
+            if case .increment = site.value, let node = try TreeRows.node(namespace, path.appending(site.path), in: db) {
+                current[site.path] = node
+            }
+        }
+        return value.resolved(nowMillis: nowMillis) { current[$0] }
+    }
+
+    private func pruneIfDue(_ db: SQLiteConnection) throws {
+        let due = writesSincePrune.withLock { count -> Bool in
+            count += 1
+            if count < 1000 { return false }
+            count = 0
+            return true
+        }
+        if due { try TreeChangeLog.prune(retention: changeLogRetention, in: db) }
+    }
+
+    private static func storageError(_ error: any Error) -> HearthError {
+        if let error = error as? HearthError { return error }
+        if let error = error as? SQLiteError, error.isBusy { return HearthError(.unavailable, "The database is busy; retry.") }
+        return .internal("The tree write failed: \(error)")
+    }
+}
