@@ -1,0 +1,167 @@
+import Foundation
+import HearthCore
+import Testing
+
+/// Streaming (`Accept: text/event-stream`) over real connections: the first `put`, then `put`/`patch` events for
+/// each committed write, in commit order, each once.
+@Suite("Tree streaming", .timeLimit(.minutes(3)))
+struct TreeStreamTests {
+    /// Keep-alives and credential re-checks every 0.3 s, so the tests see them without waiting 30 s.
+    static func options() -> HearthProcess.Options {
+        var options = HearthProcess.Options()
+        options.environment["HEARTH_TREE_KEEPALIVE_SECONDS"] = "0.3"
+        return options
+    }
+
+    @Test("first a put of the whole value at /, then puts and patches relative to the location")
+    func events() async throws {
+        try await withHearth(Self.options()) { server in
+            let client = server.client
+            try await client.treePut("room", #"{"title":"Hi","messages":{"m1":{"text":"a"}}}"#)
+            let stream = try server.stream("room")
+            let first = try await stream.dataEvents(1)
+            #expect(stream.status == 200)
+            #expect(stream.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+            #expect(first[0].event == "put" && first[0].path == "/")
+            #expect(first[0].payload == Tree.json(#"{"title":"Hi","messages":{"m1":{"text":"a"}}}"#))
+
+            try await client.treePut("room/messages/m2", #"{"text":"b"}"#)
+            _ = try expectOK(await client.tree("PATCH", "room", #"{"title":"Hey","messages/m1/text":"A"}"#))
+            try await client.treePut("room/title", "null")
+            _ = try expectOK(await client.tree("PATCH", "", #"{"room/x":1,"elsewhere/y":2}"#))
+            try await client.treePut("elsewhere", #""ignored""#)
+            try await client.treePut("", #"{"room":{"fresh":true}}"#)
+            let events = try await stream.dataEvents(5, after: 1)
+            #expect(events[0] == TreeSSE(event: "put", data: #"{"path":"/messages/m2","data":{"text":"b"}}"#))
+            #expect(events[1] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"messages/m1/text":"A","title":"Hey"}}"#))
+            #expect(events[2] == TreeSSE(event: "put", data: #"{"path":"/title","data":null}"#))
+            #expect(events[3] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"x":1}}"#))
+            #expect(events[4] == TreeSSE(event: "put", data: #"{"path":"/","data":{"fresh":true}}"#))
+            stream.disconnect()
+        }
+    }
+
+    @Test("a stream on a missing location starts with null; a multi-path PATCH arrives as one patch")
+    func missingThenPatch() async throws {
+        try await withHearth(Self.options()) { server in
+            let stream = try server.stream("a/b")
+            #expect(try await stream.dataEvents(1)[0] == TreeSSE(event: "put", data: #"{"path":"/","data":null}"#))
+            _ = try expectOK(await server.client.tree("PATCH", "a", #"{"b/c":1,"b/d":{"e":2},"z":3}"#))
+            let events = try await stream.dataEvents(1, after: 1)
+            #expect(events[0] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"c":1,"d":{"e":2}}}"#))
+            stream.disconnect()
+        }
+    }
+
+    @Test("changes stream in commit order, each write once, to many listeners")
+    func orderAndOnce() async throws {
+        try await withHearth(Self.options()) { server in
+            let streams = try (0..<5).map { _ in try server.stream("counter") }
+            for stream in streams { _ = try await stream.dataEvents(1) }
+            let writes = 60
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for index in stride(from: writer, to: writes, by: 4) {
+                            _ = try expectOK(await server.client.tree("PUT", "counter/w\(index)", "\(index)"))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var orders: [[String]] = []
+            for stream in streams {
+                let events = try await stream.dataEvents(writes, after: 1)
+                #expect(events.allSatisfy { $0.event == "put" })
+                orders.append(events.compactMap(\.path))
+                #expect(Set(events.compactMap(\.path)).count == writes, "each write exactly once")
+            }
+            #expect(orders.allSatisfy { $0 == orders[0] }, "every listener sees the same commit order")
+            // Nothing more arrives: no write is delivered twice.
+            try await server.client.treePut("counter/last", "true")
+            for stream in streams {
+                let tail = try await stream.dataEvents(1, after: writes + 1)
+                #expect(tail[0].path == "/last")
+                stream.disconnect()
+            }
+        }
+    }
+
+    @Test("a streamed query keeps only its window: entering children are put, leaving ones put to null")
+    func queryWindow() async throws {
+        try await withHearth(Self.options()) { server in
+            let client = server.client
+            try await client.treePut("scores", #"{"a":{"s":10},"b":{"s":20},"c":{"s":30}}"#)
+            let stream = try server.stream("scores", query: [("orderBy", #""s""#), ("limitToLast", "2")])
+            #expect(try await stream.dataEvents(1)[0].payload == Tree.json(#"{"b":{"s":20},"c":{"s":30}}"#))
+            try await client.treePut("scores/d/s", "25")
+            try await client.treePut("scores/a/s", "11")
+            try await client.treePut("scores/c/s", "31")
+            let events = try await stream.dataEvents(2, after: 1)
+            #expect(events[0] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"b":null,"d":{"s":25}}}"#))
+            #expect(events[1] == TreeSSE(event: "put", data: #"{"path":"/c","data":{"s":31}}"#))
+            let snapshot = try await client.treeValue("scores", query: [("orderBy", #""s""#), ("limitToLast", "2")])
+            #expect(snapshot == Tree.json(#"{"c":{"s":31},"d":{"s":25}}"#))
+            stream.disconnect()
+        }
+    }
+
+    @Test("idle streams get keep-alive events; format=export streams carry priorities")
+    func keepAliveAndExport() async throws {
+        try await withHearth(Self.options()) { server in
+            try await server.client.treePut("p", #"{".priority":1,"v":2}"#)
+            let stream = try server.stream("p", query: [("format", "export")])
+            #expect(try await stream.dataEvents(1)[0].payload == Tree.json(#"{".priority":1,"v":2}"#))
+            let alive = try await stream.events(2) { $0.event == "keep-alive" }
+            #expect(alive.allSatisfy { $0.data == "null" })
+            stream.disconnect()
+        }
+    }
+
+    @Test("auth_revoked when the stream's credential stops being valid, then the stream ends")
+    func authRevoked() async throws {
+        try await withHearth(Self.options()) { server in
+            let client = server.client
+            let user = try await client.signUp(Accounts.uniqueEmail("sse"))
+            let token = try #require(user["idToken"]?.stringValue)
+            let stream = try server.stream("private", query: [("auth", token)])
+            _ = try await stream.dataEvents(1)
+            let admin = try server.stream("private", headers: ["Authorization": "Bearer owner"])
+            _ = try await admin.dataEvents(1)
+            _ = try expectOK(await client.admin("update", ["localId": user["localId"] ?? "", "disableUser": true]))
+            let revoked = try await stream.events(1) { $0.event == "auth_revoked" }
+            #expect(revoked[0].data == "credential is no longer valid")
+            try await stream.waitForEnd()
+            // The admin's stream is unaffected.
+            try await client.treePut("private/x", "1")
+            #expect(try await admin.dataEvents(1, after: 1)[0].path == "/x")
+            admin.disconnect()
+        }
+    }
+
+    @Test("a stream with a bad credential is refused with 401; a bad query with 400")
+    func refused() async throws {
+        try await withHearth(Self.options()) { server in
+            let bad = try server.stream("x", query: [("auth", "garbage")])
+            try await bad.waitForEnd()
+            #expect(bad.status == 401)
+            let query = try server.stream("x", query: [("limitToFirst", "1")])
+            try await query.waitForEnd()
+            #expect(query.status == 400)
+        }
+    }
+
+    @Test("a client that goes away is dropped; the server keeps serving the others")
+    func disconnects() async throws {
+        try await withHearth(Self.options()) { server in
+            let gone = try server.stream("d")
+            let staying = try server.stream("d")
+            _ = try await gone.dataEvents(1)
+            _ = try await staying.dataEvents(1)
+            gone.disconnect()
+            for index in 0..<20 { try await server.client.treePut("d/\(index)", "\(index)") }
+            #expect(try await staying.dataEvents(20, after: 1).count == 20)
+            staying.disconnect()
+        }
+    }
+}
