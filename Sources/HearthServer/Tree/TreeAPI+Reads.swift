@@ -20,7 +20,7 @@ extension TreeAPI {
             return HTTPResponse(status: 304, headers: TreeResponses.withCORS([("ETag", etag)]))
         }
         var headers = HTTPHeaders()
-        if request.wantsETag { headers.add(name: "ETag", value: etag) }
+        if request.wantsETag || request.ifNoneMatch != nil { headers.add(name: "ETag", value: etag) }
         let value: JSONValue
         switch request.target {
         case .priority:
