@@ -58,16 +58,17 @@ let package = Package(
             name: "HearthAuth",
             dependencies: ["HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail"],
             swiftSettings: swiftSettings),
+        .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail"],
+            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail", "HearthListen"],
             swiftSettings: swiftSettings),
         .target(name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth"], swiftSettings: swiftSettings),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
         .executableTarget(
-            name: "hearth-bench", dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore"],
+            name: "hearth-bench", dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen"],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Tests ──
@@ -82,6 +83,9 @@ let package = Package(
             name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore"],

@@ -1,0 +1,44 @@
+public import HearthCore
+public import HearthStore
+
+/// What the hub reads: the committed-change feed, the change log behind it, and the documents. The hub never
+/// writes, and it reads nothing but this, so a second node can serve listeners from a shared log.
+public protocol ListenSource: Sendable {
+    /// Committed changes, pushed in commit order right after each commit.
+    var changeFeed: ChangeFeed<ChangeRecord> { get }
+    /// Change-log entries after `sequence`, oldest first, at most `limit`.
+    func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
+    /// A query's results, in query order (index-backed).
+    func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument]
+    /// The documents at `paths` from one snapshot, `nil` where missing.
+    func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?]
+}
+
+/// A ``ListenSource`` over a storage engine.
+public struct DocumentStoreListenSource: ListenSource {
+    /// The engine read.
+    public let store: any DocumentStore
+
+    /// Reads `store`.
+    public init(store: any DocumentStore) {
+        self.store = store
+    }
+
+    /// The engine's feed.
+    public var changeFeed: ChangeFeed<ChangeRecord> { store.changeFeed }
+
+    /// The engine's change log.
+    public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
+        try store.changes(after: sequence, limit: limit)
+    }
+
+    /// Runs the query outside any transaction.
+    public func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] {
+        try store.runQuery(query, transaction: nil).documents
+    }
+
+    /// Reads the documents outside any transaction.
+    public func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] {
+        try store.documents(at: paths, transaction: nil)
+    }
+}
