@@ -2,6 +2,7 @@ import Foundation
 public import HearthCore
 import HearthAuth
 import HearthHTTP
+import HearthListen
 import HearthStore
 import HearthStoreSQLite
 import Synchronization
@@ -15,6 +16,8 @@ public final class HearthApplication: Sendable {
     private let store: any DocumentStore
     private let http: HTTPServer
     private let accounts: AccountService
+    /// Live listeners (`…/documents:listen`), fed by the store's change feed.
+    private let listenHub: ListenHub
     /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
     let authenticator: RequestAuthenticator
 
@@ -44,12 +47,15 @@ public final class HearthApplication: Sendable {
         }
         self.accounts = accounts
         authenticator = RequestAuthenticator(service: accounts)
+        listenHub = ListenHub(source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration))
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
                 workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger,
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
-            DocumentsAPI(store: store, configuration: configuration),
+            DocumentsAPI(
+                store: store, configuration: configuration,
+                listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen)),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
@@ -68,8 +74,10 @@ public final class HearthApplication: Sendable {
     @discardableResult
     public func start() throws -> Int {
         do {
+            try listenHub.start()
             try http.start()
         } catch {
+            listenHub.stop()
             store.close()
             accounts.close()
             throw error
@@ -90,6 +98,7 @@ public final class HearthApplication: Sendable {
     /// Stops accepting, lets in-flight requests finish, then closes the database. Idempotent.
     public func stop() {
         http.stop(gracePeriod: .seconds(10))
+        listenHub.stop()
         store.close()
         accounts.close()
         logger.info("stopped")
@@ -97,6 +106,13 @@ public final class HearthApplication: Sendable {
 }
 
 extension HearthApplication {
+    /// The hub's settings from `--listen-heartbeat` and `--listen-buffer`.
+    static func listenConfiguration(_ configuration: ServerConfiguration) -> ListenConfiguration {
+        var listen = ListenConfiguration()
+        listen.heartbeatInterval = .milliseconds(Int64((configuration.listen.heartbeatSeconds * 1000).rounded()))
+        return listen
+    }
+
     /// The declared composite indexes: `--indexes FILE`, else `hearth.indexes.json` in the data directory.
     static func indexDefinitions(_ configuration: ServerConfiguration) throws(HearthError) -> [IndexDefinition] {
         let path =

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var indexesFile: String?
     /// Accounts: admin key, mail, links, limits (see `AccountsSettings`).
     public var accounts = AccountsSettings()
+    /// Live listeners: heartbeat interval, per-stream buffer (see `ListenSettings`).
+    public var listen = ListenSettings()
 
     /// The defaults.
     public init() {}

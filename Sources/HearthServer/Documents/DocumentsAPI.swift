@@ -6,6 +6,8 @@ import HearthStore
 struct DocumentsAPI: API {
     let store: any DocumentStore
     let configuration: ServerConfiguration
+    /// `…/documents:listen` (GET the stream, POST a ListenRequest).
+    var listen: ListenEndpoint? = nil
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         do {
@@ -53,6 +55,7 @@ struct DocumentsAPI: API {
         if request.bodyTooLarge {
             throw .invalidArgument("Request payload size exceeds the limit: \(configuration.maxBodyBytes) bytes.")
         }
+        if route.verb == "listen", let listen { return try listen.reply(to: request, route: route) }
         if let verb = route.verb {
             guard request.method == "POST" else {
                 throw methodNotAllowed(request.method, "\(route.database.name(of: route.path)):\(verb)", allowed: "POST")

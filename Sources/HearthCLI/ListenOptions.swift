@@ -1,0 +1,39 @@
+import HearthServer
+
+/// `hearth serve`'s live-listener options: heartbeat interval and per-stream buffer.
+enum ListenOptions {
+    /// (flag, environment variable, config-file key) of each option.
+    static let keys: [(flag: String, environment: String, file: String)] = [
+        ("--listen-heartbeat", "HEARTH_LISTEN_HEARTBEAT", "listenHeartbeat"),
+        ("--listen-buffer", "HEARTH_LISTEN_BUFFER", "listenBuffer"),
+    ]
+
+    /// The flags that take a value.
+    static let valueFlags: Set<String> = Set(keys.map(\.flag))
+
+    /// Lines for the options table of `hearth serve --help`; it starts with a line break because the table before
+    /// it ends without one.
+    static let help =
+        "\n" + """
+              --listen-heartbeat S    seconds a listen stream may be silent HEARTH_LISTEN_HEARTBEAT (default 15)
+                                      before it gets a heartbeat
+              --listen-buffer BYTES   bytes that may wait for one listen    HEARTH_LISTEN_BUFFER (default 1048576)
+                                      client; a slower client is cut off
+            """
+
+    /// Applies the options `value` resolves (flag > environment > file) to `configuration`.
+    static func apply(_ value: (String) -> String?, to configuration: inout ServerConfiguration) throws {
+        if let text = value("--listen-heartbeat") {
+            guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
+                throw CommandLineArguments.UsageError(description: "--listen-heartbeat must be 0.05…3600 seconds, not \(text)")
+            }
+            configuration.listen.heartbeatSeconds = seconds
+        }
+        if let text = value("--listen-buffer") {
+            guard let bytes = Int(text), bytes >= 1024, bytes <= 1 << 30 else {
+                throw CommandLineArguments.UsageError(description: "--listen-buffer must be 1024…1073741824 bytes, not \(text)")
+            }
+            configuration.listen.bufferBytes = bytes
+        }
+    }
+}

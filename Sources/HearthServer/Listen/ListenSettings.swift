@@ -1,0 +1,10 @@
+/// `hearth serve`'s settings for live listeners (`--listen-heartbeat`, `--listen-buffer`).
+public struct ListenSettings: Sendable, Equatable {
+    /// Seconds a listen stream may stay silent before the server sends a heartbeat (an SSE comment).
+    public var heartbeatSeconds: Double = 15
+    /// The most bytes that may wait for one listen stream's client; a client that falls further behind is cut off.
+    public var bufferBytes: Int = 1 << 20
+
+    /// The defaults.
+    public init() {}
+}
