@@ -1,0 +1,66 @@
+public import HearthCore
+
+/// Reads tree data for rules: `data`, `root` (before a write) and `newData` (as it would be after). The server
+/// implements it over its tree; ``JSONTreeReader`` serves a JSON value held in memory.
+public protocol TreeDataReader {
+    /// The value at `path` (segments from the root), or `nil` when nothing is there.
+    func value(at path: [String]) -> JSONValue?
+}
+
+/// A ``TreeDataReader`` over one JSON value: the whole tree.
+public struct JSONTreeReader: TreeDataReader {
+    /// The tree's root value; `nil` for an empty tree.
+    public var root: JSONValue?
+
+    /// A reader over `root`.
+    public init(root: JSONValue?) { self.root = root }
+
+    /// Walks object members from the root; `null` counts as absent, as in the Realtime Database.
+    public func value(at path: [String]) -> JSONValue? {
+        var current = root
+        for key in path {
+            guard case .object(let members)? = current else { return nil }
+            current = members[key]
+        }
+        if case .null? = current { return nil }
+        return current
+    }
+}
+
+/// A ``TreeDataReader`` that shows `write` applied over `base`: the `newData` of a write.
+public struct OverlayTreeReader: TreeDataReader {
+    /// The tree before the write.
+    public var base: any TreeDataReader
+    /// The written locations and their new values (`nil` deletes), applied in order.
+    public var writes: [(path: [String], value: JSONValue?)]
+
+    /// A reader that overlays `writes` on `base`.
+    public init(base: any TreeDataReader, writes: [(path: [String], value: JSONValue?)]) {
+        self.base = base
+        self.writes = writes
+    }
+
+    /// The value at `path` after the writes.
+    public func value(at path: [String]) -> JSONValue? {
+        var result = base.value(at: path)
+        for write in writes {
+            if write.path.count <= path.count, Array(path.prefix(write.path.count)) == write.path {
+                // The write covers `path`: read inside the written value.
+                result = JSONTreeReader(root: write.value).value(at: Array(path.dropFirst(write.path.count)))
+            } else if path.count < write.path.count, Array(write.path.prefix(path.count)) == path {
+                // The write is below `path`: patch it into the value there.
+                result = Self.setting(result, Array(write.path.dropFirst(path.count)), write.value)
+            }
+        }
+        return result
+    }
+
+    static func setting(_ value: JSONValue?, _ path: [String], _ newValue: JSONValue?) -> JSONValue? {
+        guard let key = path.first else { return newValue }
+        var members: [String: JSONValue] = [:]
+        if case .object(let existing)? = value { members = existing }
+        let child = setting(members[key], Array(path.dropFirst()), newValue)
+        if let child, !child.isNull { members[key] = child } else { members[key] = nil }
+        return members.isEmpty ? nil : .object(members)
+    }
+}
