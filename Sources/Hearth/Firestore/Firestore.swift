@@ -1,0 +1,90 @@
+import Foundation
+import HearthCore
+
+/// The document database of one app — Hearth's `Firestore`.
+///
+/// Writes (`setData`, `updateData`, `delete`, batches) complete when the server has acknowledged them; until
+/// offline persistence lands, a write attempted while the server is unreachable fails with `unavailable` instead
+/// of being queued.
+public final class Firestore: Sendable {
+    /// The app this database belongs to.
+    public let app: HearthApp
+    let database: DatabaseName
+    let client: DocumentsClient
+
+    init(app: HearthApp) {
+        self.app = app
+        database = DatabaseName(project: app.options.projectID)
+        client = DocumentsClient(app: app, database: database)
+    }
+
+    /// The default app's database. Call ``HearthApp/configure(options:)`` first.
+    public static func firestore() -> Firestore { HearthApp.requireDefault.firestore }
+
+    /// The database of `app`.
+    public static func firestore(app: HearthApp) -> Firestore { app.firestore }
+
+    /// Points this app at a server on `host:port` over HTTP, as with the Firestore emulator.
+    public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }
+
+    /// A collection by slash-separated path (`users` or `users/alice/posts`).
+    /// - Precondition: the path names a collection (an odd number of segments).
+    public func collection(_ collectionPath: String) -> CollectionReference {
+        let path = Self.path(collectionPath)
+        precondition(path.isCollection, "Invalid collection path \"\(collectionPath)\": it must have an odd number of segments.")
+        return CollectionReference(self, path)
+    }
+
+    /// A document by slash-separated path (`users/alice`).
+    /// - Precondition: the path names a document (an even number of segments).
+    public func document(_ documentPath: String) -> DocumentReference {
+        let path = Self.path(documentPath)
+        precondition(path.isDocument, "Invalid document path \"\(documentPath)\": it must have an even number of segments.")
+        return DocumentReference(self, path)
+    }
+
+    /// A query over every collection with this ID, at any depth.
+    public func collectionGroup(_ collectionID: String) -> Query {
+        precondition(!collectionID.contains("/"), "A collection group ID must not contain '/'.")
+        return Query(self, QueryState(parent: .root, collectionID: collectionID, allDescendants: true))
+    }
+
+    /// A new write batch.
+    public func batch() -> WriteBatch { WriteBatch(self) }
+
+    static func path(_ text: String) -> ResourcePath {
+        ResourcePath(segments: text.split(separator: "/").map(String.init))
+    }
+}
+
+/// Where a read is served from.
+public enum FirestoreSource: Sendable, Hashable {
+    /// The server when reachable (the cache once offline persistence lands).
+    case `default`
+    /// Only the server.
+    case server
+    /// Only the local cache. Hearth has no local cache yet, so such reads fail with `unavailable`.
+    case cache
+}
+
+extension FirestoreSource {
+    /// Fails reads that ask for the cache, which this version does not keep.
+    func checkServerAllowed() throws(FirestoreErrorCode) {
+        if self == .cache {
+            throw FirestoreErrorCode(.unavailable, "Reading from the cache is not supported yet: Hearth keeps no offline cache.")
+        }
+    }
+}
+
+/// Whether a snapshot's data is waiting for the server — Hearth's `SnapshotMetadata`.
+public struct SnapshotMetadata: Sendable, Hashable {
+    /// Local writes not yet acknowledged by the server are reflected in the data.
+    public let hasPendingWrites: Bool
+    /// The data came from the local cache rather than the server.
+    public let isFromCache: Bool
+
+    init(hasPendingWrites: Bool = false, isFromCache: Bool = false) {
+        self.hasPendingWrites = hasPendingWrites
+        self.isFromCache = isFromCache
+    }
+}

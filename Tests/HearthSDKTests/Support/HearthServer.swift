@@ -1,0 +1,153 @@
+import Foundation
+import Hearth
+import Synchronization
+import Testing
+
+/// A problem starting or talking to the server under test.
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Servers still running, killed when the test process exits so a failed run leaves none behind.
+private let liveServers = Mutex<Set<Int32>>([])
+private let installExitHook: Void = {
+    atexit {
+        for pid in liveServers.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
+}()
+
+/// A real `hearth serve --dev` on 127.0.0.1 with a fresh port and data directory (the approach of
+/// EndToEndTests/Support/HearthProcess.swift, reduced to what the SDK tests need).
+final class TestServer: @unchecked Sendable {
+    let process: Process
+    let directory: URL
+    let baseURL: URL
+    private let logURL: URL
+
+    private init(process: Process, directory: URL, baseURL: URL, logURL: URL) {
+        self.process = process
+        self.directory = directory
+        self.baseURL = baseURL
+        self.logURL = logURL
+    }
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["HEARTH_BINARY"], !path.isEmpty { return path }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(".build/debug/hearth").path
+    }
+
+    /// Starts a server and waits (at most 20 s) for its `listening on` line.
+    static func start() async throws -> TestServer {
+        _ = installExitHook
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let stdoutURL = directory.appendingPathComponent("stdout.log")
+        let stderrURL = directory.appendingPathComponent("stderr.log")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError("No hearth binary at \(binary): run `swift build` first or set HEARTH_BINARY.")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--data", directory.appendingPathComponent("data").path,
+            "--dev",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+        let pid = process.processIdentifier
+        liveServers.withLock { _ = $0.insert(pid) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let output = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
+                output.contains("\(line)\n"), let url = URL(string: String(line.dropFirst("listening on ".count)))
+            {
+                return TestServer(process: process, directory: directory, baseURL: url, logURL: stderrURL)
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(pid, SIGKILL)
+        let log = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+        throw HarnessError("hearth serve did not start. stderr:\n\(log.suffix(2000))")
+    }
+
+    var port: Int { baseURL.port ?? 0 }
+
+    /// Configures a new app, with its own name and storage directory, pointing at this server.
+    func app(_ label: String = "app") -> HearthApp {
+        let name = "\(label)-\(UUID().uuidString.prefix(8))"
+        let storage = directory.appendingPathComponent("clients/\(name)")
+        HearthApp.configure(
+            name: name, options: HearthOptions(serverURL: baseURL, projectID: "demo", apiKey: "test", storageDirectory: storage))
+        return HearthApp.app(name: name)!
+    }
+
+    /// Stops the server and removes its data.
+    func stop() {
+        let pid = process.processIdentifier
+        if process.isRunning { kill(pid, SIGTERM) }
+        process.waitUntilExit()
+        liveServers.withLock { _ = $0.remove(pid) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The latest out-of-band code of `type` (`VERIFY_EMAIL`, `PASSWORD_RESET`) sent to `email`, from the dev outbox.
+    func oobCode(for email: String, type: String) async throws -> String? {
+        let url = baseURL.appendingPathComponent("emulator/v1/projects/demo/oobCodes")
+        let (data, _) = try await URLSession.shared.data(from: url)
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let codes = json?["oobCodes"] as? [[String: Any]] ?? []
+        return codes.last { $0["email"] as? String == email && $0["requestType"] as? String == type }?["oobCode"]
+            as? String
+    }
+}
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One server shared by the tests of a suite (they use unique collections and emails, so they never collide).
+struct SharedServer: SuiteTrait, TestScoping {
+    @TaskLocal static var current: TestServer?
+
+    var isRecursive: Bool { false }
+
+    static var server: TestServer {
+        get throws {
+            guard let current else { throw HarnessError("No shared server: add .sharedServer to the suite") }
+            return current
+        }
+    }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        if Self.current != nil {
+            try await function()
+            return
+        }
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        try await Self.$current.withValue(server) { try await function() }
+    }
+}
+
+extension Trait where Self == SharedServer {
+    /// One dev-mode server for the whole suite.
+    static var sharedServer: SharedServer { SharedServer() }
+}
+
+/// A collection name unique to this run.
+func unique(_ label: String) -> String { "\(label)_\(UUID().uuidString.prefix(8).lowercased())" }
+
+/// An email address unique to this run.
+func uniqueEmail() -> String { "user-\(UUID().uuidString.prefix(8).lowercased())@example.com" }
