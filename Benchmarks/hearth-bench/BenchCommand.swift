@@ -22,6 +22,10 @@ enum BenchCommand {
           --out PATH                also write the report here             (default Benchmarks/out/latest.md)
           --query-sizes A,B,C       collection sizes for the query figures (default 10000,100000,1000000)
           --skip-queries            skip the query, count and transaction figures
+          --tree-leaves N           leaves in the tree for the tree figures (default 1000000)
+          --tree-listeners N        streams for the tree delivery figure    (default 1000)
+          --tree-writes N           writes/s during the tree delivery figure (default 1000)
+          --skip-tree               skip the tree figures
           --baselines-only          measure the baselines only, without hearth
           --check-targets           exit with status 3 when a target is missed
           -h, --help                show this help

@@ -15,6 +15,10 @@ struct BenchOptions: Sendable {
     var checkTargets = false
     /// Collection sizes for the query figures; empty skips them.
     var querySizes = [10_000, 100_000, 1_000_000]
+    /// Tree figures: leaves seeded, streaming listeners and their write rate; 0 leaves skips them.
+    var treeLeaves = 1_000_000
+    var treeListeners = 1_000
+    var treeWritesPerSecond = 1_000
 
     /// A usage mistake, reported with the usage hint.
     struct UsageError: Error, CustomStringConvertible {
@@ -58,6 +62,10 @@ struct BenchOptions: Sendable {
                 else { throw UsageError(description: "--query-sizes takes sizes like 10000,100000,1000000") }
                 options.querySizes = sizes
             case "--skip-queries": options.querySizes = []
+            case "--tree-leaves": options.treeLeaves = try number(argument, 0...5_000_000)
+            case "--tree-listeners": options.treeListeners = try number(argument, 0...10_000)
+            case "--tree-writes": options.treeWritesPerSecond = try number(argument, 1...100_000)
+            case "--skip-tree": options.treeLeaves = 0
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }

@@ -21,6 +21,7 @@ struct BenchReport {
     var hearthPeakRSS: Int?
     var hearthExitStatus: Int32?
     var queries: QueryBenchmark.Results?
+    var tree: TreeBenchmark.Results?
 
     /// Targets from the foundation issue.
     enum Target {
@@ -43,7 +44,7 @@ struct BenchReport {
 
     /// Rows whose result is a miss.
     var missedTargets: Int {
-        rows().filter { $0.result.hasPrefix("FAIL") }.count
+        rows().filter { $0.result.hasPrefix("FAIL") }.count + (tree?.missedTargets ?? 0)
     }
 
     private func rows() -> [Row] {
@@ -154,6 +155,8 @@ struct BenchReport {
             out += "\(rate(queries.transactionCommitsPerSecond)) commits/s, "
             out += "\(percent(queries.transactionAbortRate)) of attempts ABORTED (and retried)\n"
         }
+
+        if let tree { out += tree.markdown() }
 
         out += "\n"
         if options.baselinesOnly {

@@ -40,6 +40,9 @@ struct Benchmark {
             if !options.querySizes.isEmpty {
                 report.queries = try QueryBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
             }
+            if options.treeLeaves > 0 {
+                report.tree = try TreeBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
+            }
         }
         return report
     }
