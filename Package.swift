@@ -61,9 +61,9 @@ let package = Package(
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail", "HearthListen"],
+            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail", "HearthListen", "HearthRules"],
             swiftSettings: swiftSettings),
-        .target(name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth"], swiftSettings: swiftSettings),
+        .target(name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules"], swiftSettings: swiftSettings),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──

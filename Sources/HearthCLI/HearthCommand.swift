@@ -30,6 +30,7 @@ public enum HearthCommand {
         case "serve": return ServeCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "users": return UsersCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "keys": return KeysCommand.run(Array(arguments.dropFirst()), environment: environment)
+        case "rules": return RulesCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "version", "--version": print("hearth \(version)"); return 0
         case "help", "--help", "-h": print(help); return 0
         default:

@@ -1,0 +1,36 @@
+/// A compiled rules file of either language: Firestore rules text, or Realtime Database JSON (a file whose first
+/// non-blank character is `{`).
+public enum RulesFile: Sendable {
+    /// Firestore rules (`service cloud.firestore { … }`).
+    case firestore(FirestoreRuleset)
+    /// Realtime Database rules (`{"rules": {…}}`).
+    case database(DatabaseRuleset)
+
+    /// Compiles `source`, choosing the language from its first character.
+    public init(source: String) throws(RulesSyntaxError) {
+        var isJSON = false
+        var inComment = false
+        var previous: Character = " "
+        for character in source {
+            if inComment {
+                if character == "\n" { inComment = false }
+            } else if previous == "/" && character == "/" {
+                inComment = true
+            } else if !character.isWhitespace && character != "/" {
+                isJSON = character == "{"
+                break
+            }
+            previous = character
+        }
+        self =
+            isJSON ? .database(try DatabaseRuleset(source: source)) : .firestore(try FirestoreRuleset(source: source))
+    }
+
+    /// The source text.
+    public var source: String {
+        switch self {
+        case .firestore(let rules): rules.source
+        case .database(let rules): rules.source
+        }
+    }
+}
