@@ -28,6 +28,13 @@ extension IndexDefinition {
         return keys
     }
 
+    /// The tie-breaker of a document's entries: its name in ``IndexKey`` encoding, inverted when `__name__` is
+    /// descending, so one ascending scan of the index gives the index's whole order.
+    public func nameKey(of path: ResourcePath) -> [UInt8] {
+        let key = IndexKey.encode(segments: path.segments)
+        return nameDescending ? key.map { ~$0 } : key
+    }
+
     /// The scope value under which a document's entries are filed: its collection's path for a collection-scope
     /// index, its collection ID for a collection-group index.
     public func scope(of path: ResourcePath) -> String {

@@ -40,14 +40,18 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
     public var collectionID: String
     /// The query scope.
     public var scope: Scope
-    /// The fields, in index order (`__name__` is implicit at the end).
+    /// The fields, in index order (`__name__` follows them).
     public var fields: [Field]
+    /// The direction of the trailing `__name__`: by default the last field's, as in Firestore; an explicit
+    /// `{"fieldPath": "__name__", "order": …}` at the end sets it.
+    public var nameDescending: Bool
 
-    /// Creates a definition.
-    public init(collectionID: String, scope: Scope, fields: [Field]) {
+    /// Creates a definition; `nameDescending` defaults to the last field's direction.
+    public init(collectionID: String, scope: Scope, fields: [Field], nameDescending: Bool? = nil) {
         self.collectionID = collectionID
         self.scope = scope
         self.fields = fields
+        self.nameDescending = nameDescending ?? (fields.last?.mode == .descending)
     }
 
     /// Decodes one entry of the `indexes` list.
@@ -62,6 +66,7 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
             throw .invalidArgument("\(location): queryScope must be COLLECTION or COLLECTION_GROUP, not \(scopeText).")
         }
         var fields: [Field] = []
+        var explicitNameDescending: Bool?
         for (index, item) in (try reader.array("fields") ?? []).enumerated() {
             let fieldReader = try JSONObjectReader(item, at: "\(location).fields[\(index)]", allowed: ["fieldPath", "order", "arrayConfig"])
             guard let pathText = try fieldReader.string("fieldPath") else {
@@ -81,6 +86,7 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
                 guard index == (try reader.array("fields") ?? []).count - 1, mode != .arrayContains else {
                     throw .invalidArgument("\(fieldReader.location): __name__ may only be the last field.")
                 }
+                explicitNameDescending = mode == .descending
                 continue
             }
             guard !fields.contains(where: { $0.path == path }) else {
@@ -92,7 +98,7 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
         guard fields.filter({ $0.mode == .arrayContains }).count <= 1 else {
             throw .invalidArgument("\(location): an index may have at most one arrayConfig field.")
         }
-        self.init(collectionID: collection, scope: scope, fields: fields)
+        self.init(collectionID: collection, scope: scope, fields: fields, nameDescending: explicitNameDescending)
     }
 
     /// Reads a `hearth.indexes.json` / `firestore.indexes.json` document: `{"indexes": [ … ], "fieldOverrides": [ … ]}`.
@@ -121,7 +127,11 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
             default: return "{\"fieldPath\":\(path),\"order\":\"\(field.mode.rawValue)\"}"
             }
         }
-        return "{\"collectionGroup\":\(JSONValue.string(collectionID).jsonString),\"queryScope\":\"\(scope.rawValue)\",\"fields\":[\(fieldsJSON.joined(separator: ","))]}"
+        var all = fieldsJSON
+        if nameDescending != (fields.last?.mode == .descending) {
+            all.append("{\"fieldPath\":\"__name__\",\"order\":\"\(nameDescending ? "DESCENDING" : "ASCENDING")\"}")
+        }
+        return "{\"collectionGroup\":\(JSONValue.string(collectionID).jsonString),\"queryScope\":\"\(scope.rawValue)\",\"fields\":[\(all.joined(separator: ","))]}"
     }
 }
 

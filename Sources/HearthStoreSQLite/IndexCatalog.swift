@@ -61,8 +61,8 @@ final class IndexCatalog: Sendable {
     func updateEntries(path: ResourcePath, old: [String: Value]?, new: [String: Value]?, in db: SQLiteConnection) throws {
         let indexes = self.indexes(forCollectionID: path.parent.lastSegment)
         guard !indexes.isEmpty, path.isDocument else { return }
-        let nameKey = IndexKey.encode(segments: path.segments)
         for index in indexes {
+            let nameKey = index.definition.nameKey(of: path)
             let scope = index.definition.scope(of: path)
             let oldKeys = Set(old.map { index.definition.keys(for: $0) } ?? [])
             let newKeys = Set(new.map { index.definition.keys(for: $0) } ?? [])
@@ -103,7 +103,7 @@ final class IndexCatalog: Sendable {
                 try db.execute(
                     """
                     INSERT OR REPLACE INTO composite_entries(index_id, scope, key, name_key, path)
-                    VALUES (\(index.id), \(scope), \(key), \(row[3].blobValue ?? []), \(path.description))
+                    VALUES (\(index.id), \(scope), \(key), \(index.definition.nameKey(of: path)), \(path.description))
                     """)
             }
         }

@@ -129,8 +129,7 @@ struct QueryOrderTests {
     }
 
     @Test(
-        "composite index scans break ties by __name__ in the direction of the last orderBy (descending here)",
-        .disabled("server bug: composite index scans order equal keys by __name__ ascending even when the implicit __name__ order is descending"))
+        "composite index scans break ties by __name__ in the direction of the last orderBy (descending here)")
     func compositeTies() async throws {
         let (parent, _) = try await seedPeople()
         #expect(
@@ -149,8 +148,7 @@ struct QueryOrderTests {
     }
 
     @Test(
-        "an explicit __name__ ASC after a DESC field is honoured (or needs an index), never ignored",
-        .disabled("server bug: orderBy [age DESC, __name__ ASC] returns ties in __name__ DESC order"))
+        "an explicit __name__ ASC after a DESC field is honoured (or needs an index), never ignored")
     func explicitNameDirection() async throws {
         let (parent, _) = try await seedPeople()
         let result = try await client.runQuery(

@@ -71,9 +71,27 @@ extension QueryFilter {
                 "Invalid value at '\(location)': a fieldFilter needs value, e.g. {\"integerValue\": \"1\"}.")
         }
         let valueLocation = reader.location(of: "value")
-        let value = try Value(firestoreJSON: valueJSON, at: valueLocation)
+        let value = try operand(valueJSON, of: op, at: valueLocation)
         try checkOperand(value, of: op, on: field, at: valueLocation, database: database)
         return .field(field, op, value)
+    }
+
+    /// A filter's operand. The list of `IN`, `NOT_IN` and `ARRAY_CONTAINS_ANY` may hold arrays (`regions in
+    /// [["west"], ["east"]]`), which a stored array value may not, so its elements are decoded one by one.
+    private static func operand(_ json: JSONValue, of op: FieldOperator, at location: String) throws(HearthError)
+        -> Value
+    {
+        guard op == .in || op == .notIn || op == .arrayContainsAny, case .object(let object) = json, object.count == 1,
+            case .object(let array)? = object["arrayValue"], Set(array.keys).isSubset(of: ["values"])
+        else {
+            return try Value(firestoreJSON: json, at: location)
+        }
+        guard case .array(let items)? = array["values"] else { return try Value(firestoreJSON: json, at: location) }
+        var elements: [Value] = []
+        for (index, item) in items.enumerated() {
+            elements.append(try Value(firestoreJSON: item, at: "\(location).arrayValue.values[\(index)]"))
+        }
+        return .array(elements)
     }
 
     private static func unary(_ json: JSONValue, at location: String) throws(HearthError) -> QueryFilter {

@@ -22,34 +22,29 @@ struct NameSource: CandidateSource {
     let db: SQLiteConnection
     let collection: ResourcePath
     let descending: Bool
+    let bounds: ClosedIDRange
     private var buffer: [String] = []
     private var position = 0
     private var last: String?
     private var exhausted = false
     private var pageSize = firstPage
 
-    init(db: SQLiteConnection, collection: ResourcePath, descending: Bool) {
+    init(db: SQLiteConnection, collection: ResourcePath, descending: Bool, bounds: ClosedIDRange) {
         self.db = db
         self.collection = collection
         self.descending = descending
+        self.bounds = bounds
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
         if position == buffer.count {
             guard !exhausted else { return nil }
-            let name = collection.description
-            let direction = descending ? "DESC" : "ASC"
-            let rows: [SQLiteRow]
-            if let last {
-                rows = try db.fetchAll(
-                    """
-                    SELECT id FROM documents WHERE collection = \(name) AND id \(unsafeSQL: descending ? "<" : ">") \(last)
-                    ORDER BY id \(unsafeSQL: direction) LIMIT \(pageSize)
-                    """)
-            } else {
-                rows = try db.fetchAll(
-                    "SELECT id FROM documents WHERE collection = \(name) ORDER BY id \(unsafeSQL: direction) LIMIT \(pageSize)")
-            }
+            var query: SQLQuery = "SELECT id FROM documents WHERE collection = \(collection.description)"
+            if let lower = bounds.lower { query.append(" AND id >= \(lower)") }
+            if let upper = bounds.upper { query.append(" AND id <= \(upper)") }
+            if let last { query.append(" AND id \(unsafeSQL: descending ? "<" : ">") \(last)") }
+            query.append(" ORDER BY id \(unsafeSQL: descending ? "DESC" : "ASC") LIMIT \(pageSize)")
+            let rows = try db.fetchAll(query)
             buffer = rows.map { $0[0].stringValue ?? "" }
             position = 0
             exhausted = rows.count < pageSize
@@ -119,21 +114,30 @@ struct KeyOrderSource: CandidateSource {
         case composite(indexID: Int64, scope: String)
     }
 
+    /// Where a cursor puts the scan's start: a key (prefix) and, for a cursor that names a document, its
+    /// tie-breaker. Rows before it in scan order are skipped by the index seek; the matcher settles the edge.
+    struct Start {
+        var key: [UInt8]
+        var tie: SQLiteValue?
+    }
+
     let db: SQLiteConnection
     let table: Table
     let ranges: [KeyRange]
     let descending: Bool
+    let start: Start?
     private var rangeIndex = 0
     private var buffer: [(key: [UInt8], tie: SQLiteValue, path: ResourcePath)] = []
     private var position = 0
     private var exhausted = false
     private var pageSize = firstPage
 
-    init(db: SQLiteConnection, table: Table, ranges: RangeSet, descending: Bool) {
+    init(db: SQLiteConnection, table: Table, ranges: RangeSet, descending: Bool, start: Start? = nil) {
         self.db = db
         self.table = table
         self.ranges = descending ? ranges.ranges.reversed() : ranges.ranges
         self.descending = descending
+        self.start = start
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
@@ -170,6 +174,15 @@ struct KeyOrderSource: CandidateSource {
             query = "SELECT key, name_key, path FROM composite_entries WHERE index_id = \(indexID) AND scope = \(scope)"
         }
         query.append(GroupNameSource.bounds("key", range))
+        if let start {
+            switch (start.tie, descending) {
+            case (let tie?, false): query.append(" AND (key, \(unsafeSQL: tieColumn)) >= (\(start.key), \(tie))")
+            case (let tie?, true): query.append(" AND (key, \(unsafeSQL: tieColumn)) <= (\(start.key), \(tie))")
+            case (nil, false): query.append(" AND key >= \(start.key)")
+            case (nil, true):
+                if let past = KeyRange.successor(ofPrefix: start.key) { query.append(" AND key < \(past)") }
+            }
+        }
         if let last = buffer.last {
             query.append(
                 " AND (key, \(unsafeSQL: tieColumn)) \(unsafeSQL: descending ? "<" : ">") (\(last.key), \(last.tie))")

@@ -84,20 +84,65 @@ private struct MatchStream {
         self.query = query
         let collection = query.parent.appending(query.collectionID)
         switch plan.scan {
-        case .names(let descending):
-            source = NameSource(db: db, collection: collection, descending: descending)
+        case .names(let descending, var bounds):
+            // A cursor on __name__ narrows the ID range from the side the scan starts on.
+            if let cursor = query.startAt, let id = Self.cursorID(cursor.values.first, in: collection) {
+                if descending {
+                    if bounds.upper.map({ Value.compareBytes(id.utf8, $0.utf8) < 0 }) ?? true { bounds.upper = id }
+                } else if bounds.lower.map({ Value.compareBytes(id.utf8, $0.utf8) > 0 }) ?? true {
+                    bounds.lower = id
+                }
+            }
+            source = NameSource(db: db, collection: collection, descending: descending, bounds: bounds)
         case .groupNames(let descending):
             source = GroupNameSource(db: db, collectionID: query.collectionID, parent: query.parent, descending: descending)
         case .field(let name, let kind, let ranges, let descending):
+            var start: KeyOrderSource.Start?
+            if kind == .value, let cursor = query.startAt, let first = cursor.values.first {
+                start = .init(key: IndexKey.encode(first), tie: Self.cursorID(cursor.values.dropFirst().first, in: collection).map(SQLiteValue.text))
+            }
             source = KeyOrderSource(
-                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges, descending: descending)
-        case .composite(let indexID, let scope, _, let ranges, let descending):
-            source = KeyOrderSource(db: db, table: .composite(indexID: indexID, scope: scope), ranges: ranges, descending: descending)
+                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges, descending: descending,
+                start: start)
+        case .composite(let indexID, let scope, let prefix, let ranges, let descending, let definition):
+            source = KeyOrderSource(
+                db: db, table: .composite(indexID: indexID, scope: scope), ranges: ranges, descending: descending,
+                start: Self.compositeStart(query: query, prefix: prefix, definition: definition))
         case .ids(let plan, let descending):
             source = IDSource(db: db, collection: collection, plan: plan, descending: descending)
         case .documents(let paths):
             source = try LookupSource(db: db, query: query, paths: paths)
         }
+    }
+
+    /// The ID of a `__name__` cursor value naming a document of `collection`.
+    private static func cursorID(_ value: Value?, in collection: ResourcePath) -> String? {
+        guard case .reference(let name)? = value else { return nil }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 5 else { return nil }
+        let path = ResourcePath(segments: parts.dropFirst(5).map(String.init))
+        return path.parent == collection ? path.lastSegment : nil
+    }
+
+    /// A composite index key for the start cursor: the equality prefix, then each cursor value encoded as its
+    /// index field is, then (when the cursor names a document) the name tie-breaker.
+    private static func compositeStart(query: StructuredQuery, prefix: [UInt8], definition: IndexDefinition)
+        -> KeyOrderSource.Start?
+    {
+        guard let cursor = query.startAt, !cursor.values.isEmpty else { return nil }
+        let orderFields = query.orderBy.dropLast()
+        let suffix = definition.fields.suffix(orderFields.count)
+        var key = prefix
+        for (value, field) in zip(cursor.values, suffix) {
+            let encoded = IndexKey.encode(value)
+            key += field.mode == .descending ? encoded.map { ~$0 } : encoded
+        }
+        var tie: SQLiteValue?
+        if cursor.values.count > orderFields.count, case .reference(let name) = cursor.values[orderFields.count] {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count > 5 { tie = .blob(definition.nameKey(of: ResourcePath(segments: parts.dropFirst(5).map(String.init)))) }
+        }
+        return .init(key: key, tie: tie)
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> QueryExecutor.Match? {
@@ -180,7 +225,7 @@ private struct IndexCount {
                 inner.append(GroupNameSource.bounds("key", range))
                 try add(inner)
             }
-        case .composite(let indexID, let scope, _, let ranges, _):
+        case .composite(let indexID, let scope, _, let ranges, _, _):
             for range in ranges.ranges {
                 var inner: SQLQuery = "SELECT 1 FROM composite_entries WHERE index_id = \(indexID) AND scope = \(scope)"
                 inner.append(GroupNameSource.bounds("key", range))

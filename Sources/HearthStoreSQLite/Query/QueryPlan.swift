@@ -3,18 +3,25 @@ import HearthStore
 
 /// How one AND-group of a query is read: which index, which key ranges, which direction.
 enum ScanPlan: Sendable, Equatable {
-    /// One collection's documents by ID.
-    case names(descending: Bool)
+    /// One collection's documents by ID, within inclusive ID bounds.
+    case names(descending: Bool, bounds: ClosedIDRange)
     /// Every document with the collection ID below the parent, by full name (collection-group scope).
     case groupNames(descending: Bool)
     /// A single-field index in key order, then ID.
     case field(name: String, kind: IndexEntry.Kind, ranges: RangeSet, descending: Bool)
     /// Equality index streams joined by document ID (zig-zag merge).
     case ids(IDPlan, descending: Bool)
-    /// A declared composite index in key order, then name.
-    case composite(indexID: Int64, scope: String, prefix: [UInt8], ranges: RangeSet, descending: Bool)
+    /// A declared composite index in key order, then name (in the index's name direction).
+    case composite(
+        indexID: Int64, scope: String, prefix: [UInt8], ranges: RangeSet, descending: Bool, definition: IndexDefinition)
     /// Named documents (`__name__ ==` or `in`), looked up directly.
     case documents([ResourcePath])
+}
+
+/// Inclusive bounds on document IDs; `nil` is open.
+struct ClosedIDRange: Sendable, Equatable {
+    var lower: String?
+    var upper: String?
 }
 
 /// A stream of document IDs in ID order, built from single-field equality index entries.
@@ -38,12 +45,13 @@ struct ConjunctPlan: Sendable, Equatable {
 extension ScanPlan: CustomStringConvertible {
     var description: String {
         switch self {
-        case .names(let descending): return "collection scan by ID\(descending ? " (descending)" : "")"
+        case .names(let descending, let bounds):
+            return "collection scan by ID\(bounds == ClosedIDRange() ? "" : " within a name range")\(descending ? " (descending)" : "")"
         case .groupNames(let descending): return "collection-group scan by name\(descending ? " (descending)" : "")"
         case .field(let name, let kind, let ranges, let descending):
             return "single-field index \(name)\(kind == .arrayElement ? " (array-contains)" : "") over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
         case .ids(let plan, let descending): return "zig-zag merge of \(plan)\(descending ? " (descending)" : "")"
-        case .composite(let id, _, _, let ranges, let descending):
+        case .composite(let id, _, _, let ranges, let descending, _):
             return "composite index #\(id) over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
         case .documents(let paths): return "direct lookup of \(paths.count) document(s)"
         }

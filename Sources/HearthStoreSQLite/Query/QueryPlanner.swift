@@ -49,10 +49,14 @@ struct QueryPlanner {
             return composite(fieldTerms, residual: !nameTerms.isEmpty)
         }
         if fieldTerms.isEmpty && orderFields.isEmpty {
-            return ConjunctPlan(scan: .names(descending: nameDescending), exact: nameTerms.isEmpty && !hasCursors)
+            return ConjunctPlan(
+                scan: .names(descending: nameDescending, bounds: nameBounds(nameTerms)), exact: nameTerms.isEmpty && !hasCursors)
         }
         let fields = Set(fieldTerms.compactMap(Self.field(of:)) + orderFields.map(\.field))
-        if fields.count == 1, let field = fields.first, orderFields.map(\.field) == [field] {
+        // A single-field index orders ties by name in the field's own direction, as Firestore's do.
+        if fields.count == 1, let field = fields.first, orderFields.map(\.field) == [field],
+            orderFields[0].descending == nameDescending
+        {
             let component = ComponentRanges(prefix: [], descending: false)
             var ranges = RangeSet.everything(component)
             var exact = nameTerms.isEmpty && !hasCursors
@@ -96,6 +100,30 @@ struct QueryPlanner {
             return paths
         }
         return nil
+    }
+
+    /// The ID range `__name__` comparisons allow in the queried collection (inclusive; the matcher settles the
+    /// edges), so a name range is a seek rather than a scan from the start.
+    private func nameBounds(_ terms: [QueryFilter]) -> ClosedIDRange {
+        var range = ClosedIDRange()
+        let collection = query.parent.appending(query.collectionID)
+        for term in terms {
+            guard case .field(_, let op, .reference(let name)) = term else { continue }
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count > 5 else { continue }
+            let path = ResourcePath(segments: parts.dropFirst(5).map(String.init))
+            guard path.parent == collection else { continue }
+            let id = path.lastSegment
+            switch op {
+            case .greaterThan, .greaterThanOrEqual:
+                if range.lower.map({ Value.compareBytes(id.utf8, $0.utf8) > 0 }) ?? true { range.lower = id }
+            case .lessThan, .lessThanOrEqual:
+                if range.upper.map({ Value.compareBytes(id.utf8, $0.utf8) < 0 }) ?? true { range.upper = id }
+            default:
+                break
+            }
+        }
+        return range
     }
 
     /// ID-ordered streams for terms that each pin a field to one or a few keys.
@@ -145,11 +173,11 @@ struct QueryPlanner {
             let fields = entry.definition.fields
             let prefixCount = fields.count - orders.count
             guard prefixCount >= 0 else { continue }
-            var reversed: Bool?
+            // The index serves the query's whole order (fields, then __name__) forwards or backwards.
+            let reversed = entry.definition.nameDescending != nameDescending
             for (field, order) in zip(fields[prefixCount...], orders) {
                 guard field.path == order.field, field.mode != .arrayContains else { continue candidates }
-                let flipped = (field.mode == .descending) != order.descending
-                if reversed == nil { reversed = flipped } else if reversed != flipped { continue candidates }
+                if ((field.mode == .descending) != order.descending) != reversed { continue candidates }
             }
             let prefixFields = fields[..<prefixCount]
             guard prefixFields.count == equalities.count + (contains == nil ? 0 : 1) else { continue }
@@ -182,7 +210,9 @@ struct QueryPlanner {
             let scopeValue = scope == .collection ? query.parent.appending(query.collectionID).description : query.collectionID
             if query.allDescendants && !query.parent.segments.isEmpty { exact = false }  // other parents share the scope
             return ConjunctPlan(
-                scan: .composite(indexID: entry.id, scope: scopeValue, prefix: prefix, ranges: ranges, descending: reversed ?? false),
+                scan: .composite(
+                    indexID: entry.id, scope: scopeValue, prefix: prefix, ranges: ranges, descending: reversed,
+                    definition: entry.definition),
                 exact: exact)
         }
         return nil
@@ -200,7 +230,8 @@ struct QueryPlanner {
         }
         fields += orderFields.map { .init(path: $0.field, mode: $0.descending ? .descending : .ascending) }
         let definition = IndexDefinition(
-            collectionID: query.collectionID, scope: query.allDescendants ? .collectionGroup : .collection, fields: fields)
+            collectionID: query.collectionID, scope: query.allDescendants ? .collectionGroup : .collection, fields: fields,
+            nameDescending: nameDescending)
         if let building = indexes.first(where: { $0.definition == definition && !$0.ready }) {
             return .failedPrecondition(
                 "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly.")

@@ -165,8 +165,9 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
             name: "ARRAY_CONTAINS_ANY 31 values",
             json: whereQuery(F.fieldFilter("a", "ARRAY_CONTAINS_ANY", values(31))), fragment: "at most 30 values"),
         .init(
-            name: "IN nested array",
-            json: whereQuery(F.fieldFilter("a", "IN", #"{"arrayValue":{"values":[{"arrayValue":{}}]}}"#)),
+            name: "IN array nested twice",
+            json: whereQuery(
+                F.fieldFilter("a", "IN", #"{"arrayValue":{"values":[{"arrayValue":{"values":[{"arrayValue":{}}]}}]}}"#)),
             fragment: "cannot directly contain another array"),
         .init(
             name: "ARRAY_CONTAINS with an array", json: whereQuery(F.fieldFilter("a", "ARRAY_CONTAINS", values(1))),
@@ -365,6 +366,8 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
 
     static let accepted: [(String, String)] = [
         ("IN with 30 values", whereQuery(F.fieldFilter("a", "IN", values(30)))),
+        // Firestore matches whole arrays with IN: where('regions', 'in', [['west'], ['east']]).
+        ("IN with array values", whereQuery(F.fieldFilter("a", "IN", #"{"arrayValue":{"values":[{"arrayValue":{}}]}}"#))),
         ("NOT_IN with 10 values", whereQuery(F.fieldFilter("a", "NOT_IN", values(10)))),
         ("ARRAY_CONTAINS_ANY with 30 values", whereQuery(F.fieldFilter("a", "ARRAY_CONTAINS_ANY", values(30)))),
         (
