@@ -23,6 +23,7 @@ public final class HearthApp: Sendable {
     private struct Services: ~Copyable {
         var auth: Auth?
         var firestore: Firestore?
+        var database: Database?
     }
 
     private static let registry = Mutex<[String: HearthApp]>([:])
@@ -109,6 +110,16 @@ public final class HearthApp: Sendable {
             let firestore = Firestore(app: self)
             services.firestore = firestore
             return firestore
+        }
+    }
+
+    /// The app's `Database`, created on first use.
+    var database: Database {
+        services.withLock { services in
+            if let database = services.database { return database }
+            let database = Database(app: self)
+            services.database = database
+            return database
         }
     }
 }

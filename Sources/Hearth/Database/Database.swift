@@ -1,0 +1,96 @@
+public import Foundation
+import HearthCore
+import Synchronization
+
+/// The JSON tree of one app — Hearth's `Database` (Realtime Database).
+///
+/// This version speaks the tree's REST protocol: reads, writes, pushes, multi-path updates, queries and ETag
+/// transactions. Live observers (`observe(_:with:)`) and offline persistence are not available yet.
+public final class Database: Sendable {
+    /// The app this database belongs to.
+    public let app: HearthApp
+    private let persistence = Atomic<Bool>(false)
+    let pushIDs = Mutex(PushIDGenerator())
+
+    init(app: HearthApp) { self.app = app }
+
+    /// The default app's database. Call ``HearthApp/configure(options:)`` first.
+    public static func database() -> Database { HearthApp.requireDefault.database }
+
+    /// The database of `app`.
+    public static func database(app: HearthApp) -> Database { app.database }
+
+    /// Points this app at a server on `host:port` over HTTP, as with the Realtime Database emulator.
+    public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }
+
+    /// Whether data is kept on disk for offline use. Accepted for source compatibility; this version keeps no
+    /// offline tree cache, so it has no effect yet.
+    public var isPersistenceEnabled: Bool {
+        get { persistence.load(ordering: .relaxed) }
+        set { persistence.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The root of the tree.
+    public func reference() -> DatabaseReference { DatabaseReference(self, []) }
+
+    /// The node at a slash-separated path.
+    public func reference(withPath path: String) -> DatabaseReference {
+        DatabaseReference(self, path.split(separator: "/").map(String.init))
+    }
+
+    /// A new push key: 20 characters, ordered by creation time, as Firebase makes them.
+    func nextPushID() -> String {
+        let millis = Int64(Date().timeIntervalSince1970 * 1000)
+        var generator = SystemRandomNumberGenerator()
+        return pushIDs.withLock { $0.next(nowMillis: millis) { UInt8.random(in: 0...63, using: &generator) } }
+    }
+
+    /// Sends a REST request for `path.json` and returns the parsed body.
+    func send(
+        _ method: String, path: [String], query: [(String, String)] = [], body: JSONValue? = nil,
+        headers extra: [String: String] = [:]
+    ) async throws -> (JSONValue, TransportResponse) {
+        var text = app.serverURL.absoluteString.trimmingSuffix("/")
+        text += path.isEmpty ? "/.json" : "/" + path.map(DocumentsClient.escape).joined(separator: "/") + ".json"
+        var items = query
+        if let token = try await app.auth.idTokenForRequest() { items.append(("auth", token)) }
+        if !items.isEmpty {
+            text += "?" + items.map { "\(DocumentsClient.escape($0.0))=\(DocumentsClient.escape($0.1))" }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else { throw DatabaseError(.invalidArgument, "Cannot form a URL for \(path).") }
+        var headers = extra
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let response: TransportResponse
+        do {
+            response = try await app.transport.send(
+                TransportRequest(method: method, url: url, headers: headers, body: body.map { Data($0.serialized()) }))
+        } catch {
+            throw DatabaseError(.unavailable, "The server could not be reached: \(error.localizedDescription)")
+        }
+        let json = (try? JSONParser.parse(Array(response.body))) ?? .null
+        guard (200..<300).contains(response.status) else {
+            if response.status == 412 { throw DatabaseError(.failedPrecondition, "The value changed (ETag mismatch).") }
+            let message = json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
+            let code: FirestoreErrorCode.Code =
+                response.status == 401 || response.status == 403 ? .permissionDenied
+                : response.status == 400 ? .invalidArgument : .unknown
+            throw DatabaseError(code, message)
+        }
+        return (json, response)
+    }
+}
+
+/// A tree database error; codes are the canonical set shared with Firestore.
+public typealias DatabaseError = FirestoreErrorCode
+
+/// Placeholders the server resolves when it writes — Hearth's `ServerValue`.
+public enum ServerValue {
+    /// The server's time in milliseconds since 1970.
+    public static func timestamp() -> [String: Any] { [".sv": "timestamp"] }
+    /// Adds `delta` to the stored number (0 when absent).
+    public static func increment(_ delta: NSNumber) -> [String: Any] {
+        let type = String(cString: delta.objCType)
+        let value: Any = type == "f" || type == "d" ? delta.doubleValue : delta.int64Value
+        return [".sv": ["increment": value]]
+    }
+}

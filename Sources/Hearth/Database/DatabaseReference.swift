@@ -1,0 +1,293 @@
+import Foundation
+import HearthCore
+
+/// How a ``DatabaseQuery`` orders children.
+enum TreeOrder: Sendable, Equatable {
+    case key
+    case value
+    case priority
+    case child(String)
+
+    /// The REST `orderBy` parameter (a JSON string).
+    var parameter: String {
+        switch self {
+        case .key: "\"$key\""
+        case .value: "\"$value\""
+        case .priority: "\"$priority\""
+        case .child(let path): JSONValue.string(path).jsonString
+        }
+    }
+}
+
+/// A read of part of the tree: ordered, bounded, limited — Hearth's `DatabaseQuery`.
+// Not final: `DatabaseReference` is a query, as in Firebase. Its stored properties are immutable Sendable values.
+public class DatabaseQuery: @unchecked Sendable {
+    /// The database.
+    public let database: Database
+    let path: [String]
+    let order: TreeOrder?
+    let parameters: [(String, String)]
+
+    init(_ database: Database, _ path: [String], order: TreeOrder? = nil, parameters: [(String, String)] = []) {
+        self.database = database
+        self.path = path
+        self.order = order
+        self.parameters = parameters
+    }
+
+    /// The reference this query reads.
+    public var ref: DatabaseReference { DatabaseReference(database, path) }
+
+    private func with(order: TreeOrder? = nil, _ name: String, _ value: Any?) -> DatabaseQuery {
+        var parameters = self.parameters
+        if let value {
+            let json = (try? TreeJSON.json(value)) ?? .null
+            parameters.append((name, json.jsonString))
+        }
+        return DatabaseQuery(database, path, order: order ?? self.order, parameters: parameters)
+    }
+
+    /// Orders children by the value at a child path.
+    public func queryOrdered(byChild key: String) -> DatabaseQuery { with(order: .child(key), "", nil) }
+    /// Orders children by key.
+    public func queryOrderedByKey() -> DatabaseQuery { with(order: .key, "", nil) }
+    /// Orders children by value.
+    public func queryOrderedByValue() -> DatabaseQuery { with(order: .value, "", nil) }
+    /// Orders children by priority.
+    public func queryOrderedByPriority() -> DatabaseQuery { with(order: .priority, "", nil) }
+    /// The first `limit` children in order.
+    public func queryLimited(toFirst limit: UInt) -> DatabaseQuery { with("limitToFirst", Int(limit)) }
+    /// The last `limit` children in order.
+    public func queryLimited(toLast limit: UInt) -> DatabaseQuery { with("limitToLast", Int(limit)) }
+    /// Children from `value` on, in the current order.
+    public func queryStarting(atValue value: Any?) -> DatabaseQuery { with("startAt", value ?? NSNull()) }
+    /// Children up to `value`, in the current order.
+    public func queryEnding(atValue value: Any?) -> DatabaseQuery { with("endAt", value ?? NSNull()) }
+    /// Children equal to `value`, in the current order.
+    public func queryEqual(toValue value: Any?) -> DatabaseQuery { with("equalTo", value ?? NSNull()) }
+
+    /// Reads the value once from the server.
+    public func getData() async throws -> DataSnapshot {
+        var query = parameters
+        if let order { query.insert(("orderBy", order.parameter), at: 0) }
+        let (json, _) = try await database.send("GET", path: path, query: query)
+        return DataSnapshot(reference: ref, json: json, order: order ?? .key)
+    }
+
+    /// Completion-handler form of ``getData()``.
+    public func getData(completion: @escaping @Sendable ((any Error)?, DataSnapshot?) -> Void) {
+        Task {
+            do {
+                completion(nil, try await getData())
+            } catch {
+                completion(error, nil)
+            }
+        }
+    }
+
+    /// Reads the value once and calls `block` — the `.value` event only in this version (live observers are not
+    /// available yet; other event types report nothing).
+    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) {
+        guard eventType == .value else { return }
+        Task { if let snapshot = try? await getData() { block(snapshot) } }
+    }
+}
+
+/// The events an observer can ask for — Hearth's `DataEventType`.
+public enum DataEventType: Int, Sendable {
+    /// A child was added.
+    case childAdded
+    /// A child was removed.
+    case childRemoved
+    /// A child changed.
+    case childChanged
+    /// A child moved in the query order.
+    case childMoved
+    /// The whole value at the location.
+    case value
+}
+
+/// A location in the tree — Hearth's `DatabaseReference`.
+public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
+    init(_ database: Database, _ path: [String]) { super.init(database, path) }
+
+    /// The last path segment, or `nil` at the root.
+    public var key: String? { path.last }
+    /// The parent location, or `nil` at the root.
+    public var parent: DatabaseReference? { path.isEmpty ? nil : DatabaseReference(database, Array(path.dropLast())) }
+    /// The root of the tree.
+    public var root: DatabaseReference { DatabaseReference(database, []) }
+    /// The location's URL.
+    public var url: String {
+        database.app.serverURL.absoluteString.trimmingSuffix("/") + "/" + path.joined(separator: "/")
+    }
+
+    /// A child location by relative, slash-separated path.
+    public func child(_ pathString: String) -> DatabaseReference {
+        DatabaseReference(database, path + pathString.split(separator: "/").map(String.init))
+    }
+
+    /// A child with a new, time-ordered push key (nothing is written yet).
+    public func childByAutoId() -> DatabaseReference { DatabaseReference(database, path + [database.nextPushID()]) }
+
+    /// Replaces the value (`nil` removes it). Resumes when the server has acknowledged the write.
+    public func setValue(_ value: Any?) async throws {
+        let json = try TreeJSON.json(value)
+        _ = try await database.send("PUT", path: path, body: json)
+    }
+
+    /// Replaces the value and sets the node's priority.
+    public func setValue(_ value: Any?, andPriority priority: Any?) async throws {
+        var json = try TreeJSON.json(value)
+        let priorityJSON = try TreeJSON.json(priority)
+        if case .object(var members) = json {
+            members[".priority"] = priorityJSON
+            json = .object(members)
+        } else {
+            json = [".value": json, ".priority": priorityJSON]
+        }
+        _ = try await database.send("PUT", path: path, body: json)
+    }
+
+    /// Writes several children at once; keys may be paths (`"a/b"`), `NSNull`/`nil` removes. All or nothing.
+    public func updateChildValues(_ values: [AnyHashable: Any]) async throws {
+        let json = try TreeJSON.json(values)
+        _ = try await database.send("PATCH", path: path, body: json)
+    }
+
+    /// Removes the value and every child.
+    public func removeValue() async throws {
+        _ = try await database.send("DELETE", path: path)
+    }
+
+    /// Completion-handler form of ``setValue(_:)``.
+    public func setValue(_ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
+        let json = Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }
+        Task {
+            do {
+                _ = try await database.send("PUT", path: path, body: try json.get())
+                block(nil, self)
+            } catch {
+                block(error, self)
+            }
+        }
+    }
+
+    /// Completion-handler form of ``removeValue()``.
+    public func removeValue(completionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
+        Task {
+            do {
+                try await removeValue()
+                block(nil, self)
+            } catch {
+                block(error, self)
+            }
+        }
+    }
+
+    /// Reads, changes and conditionally writes the value until no one else wrote in between (ETag `if-match`),
+    /// up to 25 attempts. Returns whether it committed and the final value.
+    public func runTransactionBlock(
+        _ block: (MutableData) -> TransactionResult
+    ) async throws -> (Bool, DataSnapshot) {
+        for _ in 0..<25 {
+            let (current, response) = try await database.send("GET", path: path, headers: ["X-Firebase-ETag": "true"])
+            let data = MutableData(value: TreeJSON.any(current), key: key)
+            let result = block(data)
+            guard result.committed else {
+                return (false, DataSnapshot(reference: self, json: current, order: .key))
+            }
+            let next = try TreeJSON.json(result.data?.value)
+            do {
+                _ = try await database.send(
+                    "PUT", path: path, body: next, headers: ["if-match": response.headers["etag"] ?? "null_etag"])
+                return (true, DataSnapshot(reference: self, json: next, order: .key))
+            } catch let error as FirestoreErrorCode where error.code == .failedPrecondition {
+                continue
+            }
+        }
+        throw DatabaseError(.aborted, "The transaction did not commit after 25 attempts: too much contention.")
+    }
+}
+
+/// The value a transaction block sees and changes — Hearth's `MutableData`.
+public final class MutableData {
+    /// The current value (`nil` when absent); set it to the new value.
+    public var value: Any?
+    /// The location's key.
+    public let key: String?
+
+    init(value: Any?, key: String?) {
+        self.value = value
+        self.key = key
+    }
+}
+
+/// What a transaction block decided — Hearth's `TransactionResult`.
+public struct TransactionResult {
+    let committed: Bool
+    let data: MutableData?
+
+    /// Write `value`.
+    public static func success(withValue value: MutableData) -> TransactionResult {
+        TransactionResult(committed: true, data: value)
+    }
+
+    /// Leave the value unchanged.
+    public static func abort() -> TransactionResult { TransactionResult(committed: false, data: nil) }
+}
+
+/// A value read from the tree — Hearth's `DataSnapshot`.
+public final class DataSnapshot: Sendable {
+    /// The location read.
+    public let ref: DatabaseReference
+    let json: JSONValue
+    let order: TreeOrder
+
+    init(reference: DatabaseReference, json: JSONValue, order: TreeOrder) {
+        ref = reference
+        self.json = json
+        self.order = order
+    }
+
+    /// The location's key, `nil` at the root.
+    public var key: String? { ref.key }
+    /// The value as Firebase returns it: `String`, `Int`, `Double`, `Bool`, `[String: Any]`, or `nil` when absent.
+    public var value: Any? { TreeJSON.any(json) }
+    /// Whether a value exists.
+    public func exists() -> Bool { json != .null }
+    /// The number of direct children.
+    public var childrenCount: UInt { UInt(json.objectValue?.count ?? json.arrayValue?.count ?? 0) }
+    /// Whether a child path exists.
+    public func hasChild(_ childPathString: String) -> Bool { childSnapshot(forPath: childPathString).exists() }
+    /// Whether there are children.
+    public func hasChildren() -> Bool { childrenCount > 0 }
+
+    /// The snapshot at a child path (empty when absent).
+    public func childSnapshot(forPath childPathString: String) -> DataSnapshot {
+        let segments = childPathString.split(separator: "/").map(String.init)
+        var node = json
+        for segment in segments { node = node[segment] ?? .null }
+        return DataSnapshot(reference: ref.child(childPathString), json: node, order: .key)
+    }
+
+    /// The direct children in query order (by key unless the query ordered otherwise).
+    public var children: [DataSnapshot] {
+        guard let members = json.objectValue else { return [] }
+        let order = self.order
+        let sorted = members.sorted { lhs, rhs in
+            let byKey = TreeJSON.compareKeys(lhs.key, rhs.key)
+            let primary: Int
+            switch order {
+            case .key, .priority: primary = byKey
+            case .value: primary = TreeJSON.compare(lhs.value, rhs.value)
+            case .child(let path):
+                let segments = path.split(separator: "/").map(String.init)
+                func at(_ value: JSONValue) -> JSONValue? { segments.reduce(value as JSONValue?) { $0?[$1] } }
+                primary = TreeJSON.compare(at(lhs.value), at(rhs.value))
+            }
+            return primary != 0 ? primary < 0 : byKey < 0
+        }
+        return sorted.map { DataSnapshot(reference: ref.child($0.key), json: $0.value, order: .key) }
+    }
+}

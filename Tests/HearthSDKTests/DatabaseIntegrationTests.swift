@@ -1,0 +1,101 @@
+import Foundation
+import Hearth
+import Testing
+
+@Suite("Database (tree) against a real server", .sharedServer)
+struct DatabaseIntegrationTests {
+    func root() throws -> DatabaseReference {
+        Database.database(app: try SharedServer.server.app()).reference().child(unique("tree"))
+    }
+
+    @Test func setReadUpdateRemove() async throws {
+        let room = try root().child("rooms/lobby")
+        try await room.setValue(["title": "Lobby", "members": ["ann": true], "size": 2, "ratio": 0.5])
+        let snapshot = try await room.getData()
+        #expect(snapshot.exists())
+        #expect(snapshot.key == "lobby")
+        #expect(snapshot.childSnapshot(forPath: "title").value as? String == "Lobby")
+        #expect(snapshot.childSnapshot(forPath: "members/ann").value as? Bool == true)
+        #expect(snapshot.childSnapshot(forPath: "size").value as? Int == 2)
+        #expect(snapshot.childSnapshot(forPath: "ratio").value as? Double == 0.5)
+        #expect(snapshot.childrenCount == 4)
+
+        try await room.updateChildValues(["title": "Main", "members/bob": true, "size": NSNull()])
+        let updated = try await room.getData()
+        #expect(updated.childSnapshot(forPath: "title").value as? String == "Main")
+        #expect(updated.childSnapshot(forPath: "members").childrenCount == 2)
+        #expect(!updated.hasChild("size"))
+
+        try await room.child("title").removeValue()
+        #expect(!(try await room.child("title").getData().exists()))
+        try await room.removeValue()
+        #expect(!(try await room.getData().exists()))
+        #expect(try await room.getData().value == nil)
+    }
+
+    @Test func pushKeysAreOrderedAndServerValuesResolve() async throws {
+        let messages = try root().child("messages")
+        var keys: [String] = []
+        for text in ["one", "two", "three"] {
+            let child = messages.childByAutoId()
+            keys.append(child.key ?? "")
+            try await child.setValue(["text": text, "at": ServerValue.timestamp()])
+        }
+        #expect(keys.allSatisfy { $0.count == 20 })
+        #expect(keys == keys.sorted())
+        let snapshot = try await messages.getData()
+        #expect(snapshot.children.map { $0.key ?? "" } == keys)
+        let at = try #require(snapshot.children.first?.childSnapshot(forPath: "at").value as? Int)
+        #expect(abs(Double(at) / 1000 - Date().timeIntervalSince1970) < 60)
+
+        let counter = try root().child("visits")
+        try await counter.setValue(ServerValue.increment(1))
+        try await counter.setValue(ServerValue.increment(2))
+        #expect(try await counter.getData().value as? Int == 3)
+    }
+
+    @Test func queries() async throws {
+        let scores = try root().child("scores")
+        try await scores.setValue(["ann": ["score": 50], "bob": ["score": 90], "cid": ["score": 70], "dan": ["score": 10]])
+        let top = try await scores.queryOrdered(byChild: "score").queryLimited(toLast: 2).getData()
+        #expect(top.children.map { $0.key ?? "" } == ["cid", "bob"])
+        let range = try await scores.queryOrdered(byChild: "score").queryStarting(atValue: 40).queryEnding(atValue: 80).getData()
+        #expect(range.children.map { $0.key ?? "" } == ["ann", "cid"])
+        let first = try await scores.queryOrderedByKey().queryLimited(toFirst: 2).getData()
+        #expect(first.children.map { $0.key ?? "" } == ["ann", "bob"])
+        let equal = try await scores.queryOrdered(byChild: "score").queryEqual(toValue: 10).getData()
+        #expect(equal.children.map { $0.key ?? "" } == ["dan"])
+    }
+
+    @Test func transactionsUnderContention() async throws {
+        let counter = try root().child("counter")
+        try await counter.setValue(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<5 {
+                        let (committed, _) = try await counter.runTransactionBlock { data in
+                            data.value = ((data.value as? Int) ?? 0) + 1
+                            return .success(withValue: data)
+                        }
+                        #expect(committed)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await counter.getData().value as? Int == 20)
+        let (committed, snapshot) = try await counter.runTransactionBlock { _ in .abort() }
+        #expect(!committed)
+        #expect(snapshot.value as? Int == 20)
+    }
+
+    @Test func signedInWritesCarryTheToken() async throws {
+        let server = try SharedServer.server
+        let app = server.app()
+        let uid = try await Auth.auth(app: app).createUser(withEmail: uniqueEmail(), password: "correct horse").user.uid
+        let reference = Database.database(app: app).reference().child(unique("users")).child(uid)
+        try await reference.setValue(["name": "Ann"])
+        #expect(try await reference.child("name").getData().value as? String == "Ann")
+    }
+}
