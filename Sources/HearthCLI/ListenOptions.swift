@@ -17,7 +17,7 @@ enum ListenOptions {
         "\n" + """
               --listen-heartbeat S    seconds a listen stream may be silent HEARTH_LISTEN_HEARTBEAT (default 15)
                                       before it gets a heartbeat
-              --listen-buffer BYTES   bytes that may wait for one listen    HEARTH_LISTEN_BUFFER (default 1048576)
+              --listen-buffer BYTES   bytes that may wait for one listen    HEARTH_LISTEN_BUFFER (default 8388608)
                                       client; a slower client is cut off
             """
 

@@ -138,3 +138,19 @@ struct SecretRefusingAuthorizer: ListenAuthorizer {
         #expect(sink.take() == ["REMOVE 1 PERMISSION_DENIED", "marker @1"])
     }
 }
+
+@Suite struct SnapshotLimitTests {
+    @Test func aTargetWhoseResultsExceedTheSnapshotLimitIsRefusedAlone() {
+        var configuration = ListenConfiguration()
+        configuration.maxSnapshotBytes = 2000
+        let hub = CoreHarness(configuration: configuration)
+        let blob = str(String(repeating: "x", count: 500))
+        for n in 1...10 { hub.write(("big/d\(n)", fields(("blob", blob)))) }
+        let sink = hub.open()
+        hub.add(1, .query(query("big")))
+        #expect(sink.take() == ["REMOVE 1 RESOURCE_EXHAUSTED", "marker @10"])
+        hub.add(2, .query(query("big", limit: 2)))
+        #expect(sink.take() == ["ADD 2", "change big/d1 [2]", "change big/d10 [2]", "CURRENT 2 @10", "marker @10"], "a limit fits")
+        #expect(!sink.isClosed)
+    }
+}

@@ -12,6 +12,10 @@ public struct ListenConfiguration: Sendable, Equatable {
     public var maxResumeRecords: Int = 50_000
     /// Change records waiting for the hub beyond this are dropped from memory and re-read from the change log.
     public var maxQueuedRecords: Int = 200_000
+    /// The largest initial result (or resume difference) one target may queue at once, in encoded bytes. A larger
+    /// one removes the target with `RESOURCE_EXHAUSTED` rather than overflowing its stream's buffer (which would
+    /// cut the whole session off). Keep it below the transport's per-stream buffer.
+    public var maxSnapshotBytes: Int = 4 << 20
     /// Change-log records read per page.
     public var logPageSize: Int = 1000
 

@@ -20,9 +20,14 @@ extension ListenHubCore {
     func add(_ spec: ListenTarget, to session: HubSession) {
         guard session.targets[spec.id] == nil else { return }
         let target = HubTarget(spec: spec, session: session)
-        do {
+        do throws(HearthError) {
             try environment.authorizer.authorize(target: spec, database: session.database, caller: session.caller)
             let snapshot = try load(target)
+            if snapshot.byteCount > configuration.maxSnapshotBytes {
+                throw HearthError(
+                    .resourceExhausted,
+                    "The target's results (\(snapshot.byteCount) bytes) exceed what one stream may queue at once (\(configuration.maxSnapshotBytes)); narrow the query or add a limit.")
+            }
             register(target)
             perform(target, target.lifecycle.loaded(snapshot, token: ResumeToken(sequence: sequence), readTime: readTime))
         } catch {

@@ -22,6 +22,16 @@ struct TargetLifecycle: Sendable {
         case reset([ListenDocument])
         /// Resumed: only what changed since the token, then the count the client should now hold.
         case resumed(changed: [ListenDocument], removed: [String], deleted: [String], count: Int)
+
+        /// About how many bytes it takes on the wire.
+        var byteCount: Int {
+            switch self {
+            case .fresh(let documents), .reset(let documents):
+                return documents.reduce(0) { $0 + $1.json.count + 64 }
+            case .resumed(let changed, let removed, let deleted, _):
+                return changed.reduce(0) { $0 + $1.json.count + 64 } + (removed + deleted).reduce(0) { $0 + $1.utf8.count + 96 }
+            }
+        }
     }
 
     enum Action: Sendable, Equatable {

@@ -1,0 +1,112 @@
+import Foundation
+import HearthCore
+import Testing
+
+/// The listen channel's requests and errors. Heartbeats every 0.3 s, so a closed stream is noticed quickly.
+@Suite(SharedHearth(options: .fastHeartbeats)) struct ListenProtocolTests {
+    @Test func theStreamIsServerSentEventsAndStartsWithTheSession() async throws {
+        let server = try SharedHearth.server
+        let stream = try ListenStream.open(server)
+        #expect(!stream.client.session.isEmpty)
+        #expect(stream.client.allEvents.first?.name == "session")
+        let refused = try SSEClientHead.get(server, accept: "application/json")
+        #expect(refused.hasPrefix("HTTP/1.1 400"), "\(refused)")
+    }
+
+    @Test func requestsToASessionThatDoesNotExistAreNotFound() async throws {
+        let server = try SharedHearth.server
+        let result = try await server.client.request(
+            "POST", FS.root() + ":listen", query: [("session", "no-such-session")], json: #"{"removeTarget":1}"#)
+        expectError(result, 404, "NOT_FOUND", messageContains: ["does not exist"])
+        let missing = try await server.client.request("POST", FS.root() + ":listen", json: #"{"removeTarget":1}"#)
+        expectError(missing, 400, "INVALID_ARGUMENT", messageContains: ["session"])
+    }
+
+    @Test func malformedRequestsAreRefusedAtOnce() async throws {
+        let server = try SharedHearth.server
+        let stream = try ListenStream.open(server)
+        expectError(try await stream.post(#"{"addTarget":{"targetId":1}}"#), 400, "INVALID_ARGUMENT")
+        expectError(try await stream.post("not json"), 400, "INVALID_ARGUMENT")
+        expectError(
+            try await stream.post(#"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"a"}],"offset":1}}}}"#),
+            400, "INVALID_ARGUMENT", messageContains: ["offset"])
+        try await stream.add(1, documents: ["\(FS.unique("dup"))/a"])
+        expectError(
+            try await stream.post(#"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#), 400,
+            "INVALID_ARGUMENT", messageContains: ["already active"])
+        let other = try await server.client.request(
+            "POST", FS.root("otherproject") + ":listen", query: [("session", stream.client.session)], json: #"{"removeTarget":1}"#)
+        expectError(other, 400, "INVALID_ARGUMENT", messageContains: ["belongs to"])
+    }
+
+    @Test func onlyTheCallerWhoOpenedASessionDrivesIt() async throws {
+        let server = try SharedHearth.server
+        let stream = try ListenStream.open(server)
+        // In development mode `owner` is the admin credential: a different identity from the anonymous opener.
+        let result = try await stream.post(
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#, headers: ["Authorization": "Bearer owner"])
+        expectError(result, 403, "PERMISSION_DENIED", messageContains: ["another caller"])
+        let admin = try ListenStream.open(server, headers: ["Authorization: Bearer owner"])
+        let ok = try await admin.post(
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#, headers: ["Authorization": "Bearer owner"])
+        #expect(ok.status == 200)
+        let forged = try await admin.post(#"{"removeTarget":1}"#, headers: ["Authorization": "Bearer not-a-token"])
+        expectError(forged, 401, "UNAUTHENTICATED")
+    }
+
+    @Test func closingTheStreamEndsTheSession() async throws {
+        let server = try SharedHearth.server
+        let stream = try ListenStream.open(server)
+        try await stream.add(1, documents: ["\(FS.unique("gone"))/a"])
+        _ = try await stream.nextBatch()
+        stream.client.close()
+        let deadline = ContinuousClock.now + .seconds(20)
+        var status = 200
+        while status != 404 && ContinuousClock.now < deadline {
+            status = try await stream.post(#"{"removeTarget":1}"#).status
+            if status != 404 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(status == 404, "the session outlived its stream")
+    }
+
+    @Test func theDocumentNamesFollowTheProjectOfTheStream() async throws {
+        let server = try SharedHearth.server
+        let shared = FS.unique("projects")
+        let stream = try ListenStream.open(server, project: "elsewhere")
+        try await stream.add(1, documents: ["\(shared)/a"])
+        _ = try await stream.nextBatch()
+        try await server.set("\(shared)/a", intFields(1))
+        let events = try await stream.nextBatchEvents()
+        #expect(
+            events.first?.json?["documentChange"]?["document"]?["name"]?.stringValue
+                == "projects/elsewhere/databases/(default)/documents/\(shared)/a")
+    }
+}
+
+/// A bare GET of the listen URL with a chosen Accept header, returning the response head and body start.
+enum SSEClientHead {
+    static func get(_ server: HearthProcess, accept: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("connect failed") }
+        let request = Array("GET \(FS.root()):listen HTTP/1.1\r\nHost: x\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
