@@ -13,7 +13,9 @@ extension TreeBenchmark.Results {
         [
             writes.map { $0.requestsPerSecond >= Target.leafWritesPerSecond },
             serverGetMedianBoundMilliseconds.map { $0 <= Target.serverGetMedianMilliseconds },
-            stream.map { ($0.percentile(0.99) ?? .infinity) < Target.streamP99Milliseconds && $0.delivered == $0.writes },
+            stream.map {
+                ($0.percentile(0.99) ?? .infinity) < Target.streamP99Milliseconds && $0.delivered == $0.writes
+            },
         ]
     }
 
@@ -42,9 +44,12 @@ extension TreeBenchmark.Results {
             out += "| ≥ \(rate(Target.leafWritesPerSecond)) | \(result(verdicts[0])) |\n"
         }
         if let gets {
-            out += "| GET of a 100-leaf room, server p50 (from `/metrics`; \(share(serverGetShareUnderHalfMillisecond)) "
-            out += "≤ 0.5 ms, \(share(serverGetShareUnderMillisecond)) ≤ 1 ms) | ≤ \(ms(serverGetMedianBoundMilliseconds)) "
-            out += "(client p50 \(ms(gets.latencyP50)), p99 \(ms(gets.latencyP99)); \(rate(gets.requestsPerSecond))/s, -c1) "
+            out +=
+                "| GET of a 100-leaf room, server p50 (from `/metrics`; \(share(serverGetShareUnderHalfMillisecond)) "
+            out +=
+                "≤ 0.5 ms, \(share(serverGetShareUnderMillisecond)) ≤ 1 ms) | ≤ \(ms(serverGetMedianBoundMilliseconds)) "
+            out +=
+                "(client p50 \(ms(gets.latencyP50)), p99 \(ms(gets.latencyP99)); \(rate(gets.requestsPerSecond))/s, -c1) "
             out += "| p50 < 1 ms | \(result(verdicts[1])) |\n"
         }
         if let stream {

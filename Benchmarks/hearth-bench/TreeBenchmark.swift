@@ -70,7 +70,8 @@ struct TreeBenchmark {
                     throw BenchError("no port in \(server.baseURL)")
                 }
                 results.stream = try TreeStreamLoad(
-                    port: port, listeners: min(options.treeListeners, rooms), writesPerSecond: options.treeWritesPerSecond,
+                    port: port, listeners: min(options.treeListeners, rooms),
+                    writesPerSecond: options.treeWritesPerSecond,
                     duration: options.duration
                 ).run()
             }
@@ -80,7 +81,9 @@ struct TreeBenchmark {
             throw BenchError("\(error)\n" + server.recentErrors())
         }
         let status = try server.stop()
-        guard status == 0 else { throw BenchError("hearth (tree) exited with status \(status)\n" + server.recentErrors()) }
+        guard status == 0 else {
+            throw BenchError("hearth (tree) exited with status \(status)\n" + server.recentErrors())
+        }
         return results
     }
 
@@ -100,14 +103,17 @@ struct TreeBenchmark {
                 var members: [String] = []
                 for room in batches[index]..<min(batches[index] + 100, rooms) {
                     let messages = (0..<10).map { m in
-                        "\"m\(m)\":{" + (0..<10).map { f in "\"f\(f)\":\(room * 100 + m * 10 + f)" }.joined(separator: ",") + "}"
+                        "\"m\(m)\":{"
+                            + (0..<10).map { f in "\"f\(f)\":\(room * 100 + m * 10 + f)" }.joined(separator: ",") + "}"
                     }
                     members.append("\"t\(room)\":{" + messages.joined(separator: ",") + "}")
                 }
                 do {
                     let (status, text) = try client.send(
                         "PATCH", "/rooms.json?print=silent", json: "{" + members.joined(separator: ",") + "}")
-                    guard status == 204 else { throw BenchError("seeding PATCH answered \(status): \(text.prefix(300))") }
+                    guard status == 204 else {
+                        throw BenchError("seeding PATCH answered \(status): \(text.prefix(300))")
+                    }
                 } catch {
                     failure.withLock { $0 = error }
                 }
@@ -152,7 +158,8 @@ struct TreeBenchmark {
         var bounds: [Double] = []
         var cumulative: [Int] = []
         var total = 0
-        for line in text.split(separator: "\n") where line.hasPrefix("hearth_http_request_duration_seconds_bucket{route=\"tree.get\"") {
+        for line in text.split(separator: "\n")
+        where line.hasPrefix("hearth_http_request_duration_seconds_bucket{route=\"tree.get\"") {
             guard let le = line.range(of: "le=\""), let close = line[le.upperBound...].firstIndex(of: "\""),
                 let count = Int(line.split(separator: " ").last ?? "")
             else { continue }

@@ -87,7 +87,8 @@ struct TreeStreamLoad {
         while progress.shared.withLock({ $0.started }) < listeners {
             if let failure = progress.shared.withLock({ $0.failure }) { throw BenchError(failure) }
             if ContinuousClock.now > startDeadline {
-                throw BenchError("only \(progress.shared.withLock { $0.started }) of \(listeners) streams started within 60 s")
+                throw BenchError(
+                    "only \(progress.shared.withLock { $0.started }) of \(listeners) streams started within 60 s")
             }
             usleep(10_000)
         }

@@ -17,11 +17,15 @@ struct TreeRESTTests {
         let root = Tree.unique("put")
         let echoed = try await client.treePut("\(root)/users/ada", #"{"name":"Ada","age":36,"admin":true,"pi":3.14}"#)
         #expect(echoed == Tree.json(#"{"name":"Ada","age":36,"admin":true,"pi":3.14}"#))
-        #expect(try await client.treeValue("\(root)/users") == Tree.json(#"{"ada":{"name":"Ada","age":36,"admin":true,"pi":3.14}}"#))
+        #expect(
+            try await client.treeValue("\(root)/users")
+                == Tree.json(#"{"ada":{"name":"Ada","age":36,"admin":true,"pi":3.14}}"#))
         #expect(try await client.treeValue("\(root)/users/ada/name") == "Ada")
         #expect(try await client.treeValue("\(root)/users/nobody") == .null)
         try await client.treePut("\(root)/users/ada", #"{"name":"Ada L."}"#)
-        #expect(try await client.treeValue("\(root)/users/ada") == Tree.json(#"{"name":"Ada L."}"#), "PUT replaces, it does not merge")
+        #expect(
+            try await client.treeValue("\(root)/users/ada") == Tree.json(#"{"name":"Ada L."}"#),
+            "PUT replaces, it does not merge")
         let get = try await client.tree("GET", "\(root)/users")
         #expect(get.headers["content-type"]?.hasPrefix("application/json") == true)
         #expect(get.headers["access-control-allow-origin"] == "*")
@@ -50,7 +54,8 @@ struct TreeRESTTests {
         let names = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<40 {
                 group.addTask { [client] in
-                    try #require(try expectOK(await client.tree("POST", "\(root)/list", "\(index)"))["name"]?.stringValue)
+                    try #require(
+                        try expectOK(await client.tree("POST", "\(root)/list", "\(index)"))["name"]?.stringValue)
                 }
             }
             var all: [String] = []
@@ -88,14 +93,17 @@ struct TreeRESTTests {
         #expect(try await client.treeValue(root, query: [("shallow", "true")]) == .null)
     }
 
-    @Test("print=pretty indents; print=silent answers 204 with no body; X-HTTP-Method-Override turns a POST into another method")
+    @Test(
+        "print=pretty indents; print=silent answers 204 with no body; X-HTTP-Method-Override turns a POST into another method"
+    )
     func printAndOverride() async throws {
         let root = Tree.unique("print")
         let pretty = try await client.tree("PUT", root, #"{"a":{"b":1}}"#, query: [("print", "pretty")])
         #expect(pretty.status == 200 && pretty.text.contains("\n  \"a\": {"))
         let silent = try await client.tree("PUT", "\(root)/s", "1", query: [("print", "silent")])
         #expect(silent.status == 204 && silent.body.isEmpty)
-        let viaOverride = try await client.tree("POST", "\(root)/o", #""put""#, headers: ["X-HTTP-Method-Override": "PUT"])
+        let viaOverride = try await client.tree(
+            "POST", "\(root)/o", #""put""#, headers: ["X-HTTP-Method-Override": "PUT"])
         #expect(viaOverride.status == 200 && viaOverride.text == #""put""#)
         _ = try await client.tree("POST", "\(root)/o", nil, headers: ["X-HTTP-Method-Override": "DELETE"])
         #expect(try await client.treeValue("\(root)/o") == .null)
@@ -106,7 +114,9 @@ struct TreeRESTTests {
     func shallow() async throws {
         let root = Tree.unique("shallow")
         try await client.treePut(root, #"{"a":{"deep":{"x":1}},"b":2,"c":"text"}"#)
-        #expect(try await client.treeValue(root, query: [("shallow", "true")]) == Tree.json(#"{"a":true,"b":true,"c":true}"#))
+        #expect(
+            try await client.treeValue(root, query: [("shallow", "true")])
+                == Tree.json(#"{"a":true,"b":true,"c":true}"#))
         #expect(try await client.treeValue("\(root)/c", query: [("shallow", "true")]) == "text")
         expectTreeError(
             try await client.tree("GET", root, query: [("shallow", "true"), ("orderBy", #""$key""#)]), 400, "shallow")
@@ -123,7 +133,8 @@ struct TreeRESTTests {
         #expect(try await client.treeValue("\(root)/a/.priority") == 10)
         try await client.treePut("\(root)/b/.priority", "2.5")
         #expect(try await client.treeValue("\(root)/b/.priority") == 2.5)
-        #expect(try await client.treeValue("\(root)/b") == Tree.json(#"{"c":true}"#), "setting a priority keeps the data")
+        #expect(
+            try await client.treeValue("\(root)/b") == Tree.json(#"{"c":true}"#), "setting a priority keeps the data")
         expectTreeError(try await client.tree("PUT", "\(root)/b/.priority", "true"), 400, "priority")
         // A priority on a missing node does nothing.
         try await client.treePut("\(root)/none/.priority", "1")
@@ -136,20 +147,24 @@ struct TreeRESTTests {
         try await client.treePut(root, #"["a","b",null,"d"]"#)
         #expect(try await client.treeValue(root) == Tree.json(#"["a","b",null,"d"]"#))
         #expect(try await client.treeValue("\(root)/1") == "b")
-        #expect(try await client.treeValue(root, query: [("format", "export")]) == Tree.json(#"{"0":"a","1":"b","3":"d"}"#))
+        #expect(
+            try await client.treeValue(root, query: [("format", "export")]) == Tree.json(#"{"0":"a","1":"b","3":"d"}"#))
     }
 
     @Test("server values: timestamp and increment, anywhere in a written value")
     func serverValues() async throws {
         let root = Tree.unique("sv")
         let before = Int64(Date().timeIntervalSince1970 * 1000)
-        let echoed = try await client.treePut(root, #"{"at":{".sv":"timestamp"},"n":{"count":{".sv":{"increment":5}}}}"#)
+        let echoed = try await client.treePut(
+            root, #"{"at":{".sv":"timestamp"},"n":{"count":{".sv":{"increment":5}}}}"#)
         let after = Int64(Date().timeIntervalSince1970 * 1000)
         let stamp = try #require(echoed["at"]?.int64Value)
         #expect(stamp >= before - 1000 && stamp <= after + 1000)
         #expect(echoed["n"]?["count"] == 5, "PUT echoes the value with server values filled in")
         try await client.treePut("\(root)/n/count", #"{".sv":{"increment":-2}}"#)
-        _ = try expectOK(await client.tree("PATCH", "\(root)/n", #"{"count":{".sv":{"increment":0.5}},"other":{".sv":{"increment":1}}}"#))
+        _ = try expectOK(
+            await client.tree(
+                "PATCH", "\(root)/n", #"{"count":{".sv":{"increment":0.5}},"other":{".sv":{"increment":1}}}"#))
         #expect(try await client.treeValue("\(root)/n") == Tree.json(#"{"count":3.5,"other":1}"#))
         expectTreeError(try await client.tree("PUT", root, #"{".sv":"now"}"#), 400, "server value")
     }
@@ -185,7 +200,8 @@ struct TreeRESTTests {
         expectTreeError(try await client.tree("PUT", root, nil), 400, "Invalid data")
         let unknown = try await client.tree("COPY", root)
         #expect(unknown.status == 405, "\(unknown)")
-        #expect(try await client.tree("OPTIONS", root).headers["access-control-allow-methods"]?.contains("PATCH") == true)
+        #expect(
+            try await client.tree("OPTIONS", root).headers["access-control-allow-methods"]?.contains("PATCH") == true)
     }
 
     @Test("a write larger than the body limit (10 MiB) is refused with 413 and writes nothing")
@@ -227,20 +243,23 @@ struct TreeRESTTests {
     @Test("dev mode: PUT /.settings/rules.json stores the rules text per namespace; GET returns it")
     func rules() async throws {
         let ns = Tree.unique("rules")
-        #expect(try await client.treeValue(".settings/rules", ns: ns)["rules"] != nil, "open rules before any were stored")
+        #expect(
+            try await client.treeValue(".settings/rules", ns: ns)["rules"] != nil, "open rules before any were stored")
         let text = """
             {
               // comments are allowed, as in database.rules.json
               "rules": { ".read": "auth != null", ".write": false }
             }
             """
-        let stored = try await client.request("PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array(text.utf8))
+        let stored = try await client.request(
+            "PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array(text.utf8))
         #expect(stored.status == 200, "\(stored)")
         #expect(try stored.json()["status"] == "ok")
         let read = try await client.request("GET", "/.settings/rules.json", query: [("ns", ns)])
         #expect(read.text == text)
         expectTreeError(
-            try await client.request("PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array("{\"no\":1}".utf8)), 400,
+            try await client.request(
+                "PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array("{\"no\":1}".utf8)), 400,
             "rules")
     }
 

@@ -33,7 +33,9 @@ struct TreeStreamTests {
             try await client.treePut("", #"{"room":{"fresh":true}}"#)
             let events = try await stream.dataEvents(5, after: 1)
             #expect(events[0] == TreeSSE(event: "put", data: #"{"path":"/messages/m2","data":{"text":"b"}}"#))
-            #expect(events[1] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"messages/m1/text":"A","title":"Hey"}}"#))
+            #expect(
+                events[1]
+                    == TreeSSE(event: "patch", data: #"{"path":"/","data":{"messages/m1/text":"A","title":"Hey"}}"#))
             #expect(events[2] == TreeSSE(event: "put", data: #"{"path":"/title","data":null}"#))
             #expect(events[3] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"x":1}}"#))
             #expect(events[4] == TreeSSE(event: "put", data: #"{"path":"/","data":{"fresh":true}}"#))

@@ -13,8 +13,12 @@ struct TreeStoreTests {
     func putAndRead() async throws {
         let t = try TemporaryTree()
         try await t.tree.put("/users/ada", #"{"name":"Ada","age":36,"admin":true,"score":1.5,"tags":{"x":"y"}}"#)
-        #expect(try t.tree.value("/users/ada") == json(#"{"name":"Ada","age":36,"admin":true,"score":1.5,"tags":{"x":"y"}}"#))
-        #expect(try t.tree.value("/users") == json(#"{"ada":{"name":"Ada","age":36,"admin":true,"score":1.5,"tags":{"x":"y"}}}"#))
+        #expect(
+            try t.tree.value("/users/ada")
+                == json(#"{"name":"Ada","age":36,"admin":true,"score":1.5,"tags":{"x":"y"}}"#))
+        #expect(
+            try t.tree.value("/users")
+                == json(#"{"ada":{"name":"Ada","age":36,"admin":true,"score":1.5,"tags":{"x":"y"}}}"#))
         #expect(try t.tree.value("/users/ada/tags/x") == .string("y"))
         #expect(try t.tree.value("/users/ada/age") == .integer(36))
         #expect(try t.tree.value("/users/bob") == .null)
@@ -50,7 +54,8 @@ struct TreeStoreTests {
     @Test("priorities of leaves and objects round-trip in the export format")
     func priorities() async throws {
         let t = try TemporaryTree()
-        try await t.tree.put("/x", #"{".priority":"top","a":{".value":1,".priority":2},"b":{"-c":1,".priority":1.5,"z":2}}"#)
+        try await t.tree.put(
+            "/x", #"{".priority":"top","a":{".value":1,".priority":2},"b":{"-c":1,".priority":1.5,"z":2}}"#)
         #expect(
             try t.tree.value("/x", .export)
                 == json(#"{".priority":"top","a":{".value":1,".priority":2},"b":{"-c":1,".priority":1.5,"z":2}}"#))
@@ -173,7 +178,8 @@ struct TreeStoreTests {
                 "EXPLAIN QUERY PLAN DELETE FROM tree_nodes WHERE key >= \(key) AND key < \(end)",
                 "EXPLAIN QUERY PLAN SELECT key FROM tree_nodes WHERE key > \(key) AND key < \(end) ORDER BY key LIMIT 1",
             ]
-            return try queries.map { query in try db.fetchAll(query).map { $0.string(3) ?? "" }.joined(separator: "; ") }
+            return try queries.map { query in try db.fetchAll(query).map { $0.string(3) ?? "" }.joined(separator: "; ")
+            }
         }
         for plan in plans {
             #expect(plan.contains("SEARCH tree_nodes USING PRIMARY KEY (key>? AND key<?)"), "\(plan)")

@@ -30,7 +30,8 @@ extension SQLiteTreeStore {
 
     /// PUTs JSON text at a path in namespace `ns` and returns the committed change.
     @discardableResult
-    func put(_ path: String, _ text: String, ns: String = "ns", ifMatch: String? = nil) async throws -> TreeWriteOutcome {
+    func put(_ path: String, _ text: String, ns: String = "ns", ifMatch: String? = nil) async throws -> TreeWriteOutcome
+    {
         let location = treePath(path)
         let value = try TreeWriteValue(json: json(text), at: location)
         return try await apply(TreeWrite(namespace: ns, path: location, operation: .put(value), ifMatch: ifMatch)).get()

@@ -25,7 +25,8 @@ public enum ServerValue: Sendable, Hashable {
     }
 
     private static let unrecognized = HearthError.invalidArgument(
-        "Invalid data; the request contains an unrecognized server value (use {\".sv\": \"timestamp\"} or {\".sv\": {\"increment\": n}}).")
+        "Invalid data; the request contains an unrecognized server value (use {\".sv\": \"timestamp\"} or {\".sv\": {\"increment\": n}})."
+    )
 
     /// The value this server value becomes, given the commit time and the leaf now at its location.
     public func resolve(nowMillis: Int64, current: TreeNode?) -> TreeLeaf {

@@ -32,10 +32,14 @@ extension TreeQuery {
             throw .invalidArgument("endAt and endBefore cannot both be set")
         }
         for (name, inclusive) in [("startAt", true), ("startAfter", false)] {
-            if let text = parameters[name] { query.start = try parseBound(text, name: name, order: order, inclusive: inclusive) }
+            if let text = parameters[name] {
+                query.start = try parseBound(text, name: name, order: order, inclusive: inclusive)
+            }
         }
         for (name, inclusive) in [("endAt", true), ("endBefore", false)] {
-            if let text = parameters[name] { query.end = try parseBound(text, name: name, order: order, inclusive: inclusive) }
+            if let text = parameters[name] {
+                query.end = try parseBound(text, name: name, order: order, inclusive: inclusive)
+            }
         }
         if parameters["limitToFirst"] != nil && parameters["limitToLast"] != nil {
             throw .invalidArgument("limitToFirst and limitToLast cannot both be set")
@@ -89,7 +93,8 @@ extension TreeQuery {
             }
         case .priority:
             if case .bool? = value {
-                throw .invalidArgument("When orderBy is \"$priority\", \(name) must be a valid priority (null, a number or a string)")
+                throw .invalidArgument(
+                    "When orderBy is \"$priority\", \(name) must be a valid priority (null, a number or a string)")
             }
         case .value, .child:
             break

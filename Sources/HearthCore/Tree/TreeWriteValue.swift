@@ -52,7 +52,8 @@ public struct TreeWriteValue: Sendable, Hashable {
     ) throws(HearthError) -> TreeNode? {
         if path.count > TreeLimits.maxDepth {
             throw .invalidArgument(
-                "Invalid data; the value at \(path.description.prefix(200)) is deeper than \(TreeLimits.maxDepth) levels.")
+                "Invalid data; the value at \(path.description.prefix(200)) is deeper than \(TreeLimits.maxDepth) levels."
+            )
         }
         switch json {
         case .null:
@@ -81,7 +82,8 @@ public struct TreeWriteValue: Sendable, Hashable {
     ) throws(HearthError) -> TreeNode? {
         if let sv = members[".sv"] {
             guard members.count == 1 else {
-                throw .invalidArgument("Invalid data; \".sv\" cannot have sibling keys at \(path.description.prefix(200)).")
+                throw .invalidArgument(
+                    "Invalid data; \".sv\" cannot have sibling keys at \(path.description.prefix(200)).")
             }
             let value = try ServerValue(sv: sv)
             sites.append(ServerValueSite(path: TreePath(segments: Array(path.segments[base...])), value: value))
@@ -91,7 +93,8 @@ public struct TreeWriteValue: Sendable, Hashable {
         if let value = members[".value"] {
             guard members.count == (members[".priority"] == nil ? 1 : 2) else {
                 throw .invalidArgument(
-                    "Invalid data; \".value\" can only be combined with \".priority\" at \(path.description.prefix(200)).")
+                    "Invalid data; \".value\" can only be combined with \".priority\" at \(path.description.prefix(200))."
+                )
             }
             guard var node = try parse(value, path: path, base: base, sites: &sites) else { return nil }
             node.priority = priority

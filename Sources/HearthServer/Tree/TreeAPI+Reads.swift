@@ -10,7 +10,8 @@ extension TreeAPI {
             switch try tree.shallow(request.namespace, at: request.path, auth: auth) {
             case .missing: value = .null
             case .leaf(let leaf): value = leaf.json
-            case .children(let keys): value = .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.bool(true)) }))
+            case .children(let keys):
+                value = .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.bool(true)) }))
             }
             return TreeResponses.json(value, request.printing)
         }
@@ -44,7 +45,8 @@ extension TreeAPI {
         let stream = HTTPEventStream(
             status: 200, headers: TreeResponses.withCORS([]), maxBufferedBytes: 16 << 20)
         hub.open(
-            namespace: request.namespace, location: request.path, query: request.query, format: request.format, auth: auth,
+            namespace: request.namespace, location: request.path, query: request.query, format: request.format,
+            auth: auth,
             credentialStillValid: check, stream: stream)
         return .stream(stream)
     }

@@ -21,7 +21,8 @@ extension TreeAPI {
             guard case .object(let members)? = try? JSONParser.parse(TreeRulesText.strippingComments(text)),
                 members["rules"]?.objectValue != nil
             else {
-                throw .invalidArgument("Invalid rules: expected a JSON object with a \"rules\" object (comments allowed).")
+                throw .invalidArgument(
+                    "Invalid rules: expected a JSON object with a \"rules\" object (comments allowed).")
             }
             return .deferred { [tree, hub] respond in
                 tree.setRules(request.namespace, text) { result in
@@ -66,7 +67,9 @@ enum TreeRulesText {
                 continue
             } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
                 index += 2
-                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                while index + 1 < bytes.count,
+                    !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                { index += 1 }
                 index += 2
                 out.append(UInt8(ascii: " "))
                 continue

@@ -8,7 +8,8 @@ extension TreeAPI {
         if http.bodyTooLarge {
             throw HearthError(
                 .resourceExhausted,
-                "Data to write exceeds the maximum size that can be modified with a single request (\(configuration.maxBodyBytes) bytes).")
+                "Data to write exceeds the maximum size that can be modified with a single request (\(configuration.maxBodyBytes) bytes)."
+            )
         }
         var path = request.path
         let operation: TreeWrite.Operation
@@ -32,10 +33,12 @@ extension TreeAPI {
             if entries.isEmpty { return .response(TreeResponses.json(.object([:]), request.printing)) }
             operation = .patch(entries)
         default:
-            throw HearthError(.unimplemented, "\(request.method) is not supported on a priority; use GET, PUT or DELETE.")
+            throw HearthError(
+                .unimplemented, "\(request.method) is not supported on a priority; use GET, PUT or DELETE.")
         }
         let conditional = request.method == "PUT" || request.method == "DELETE" ? request.ifMatch : nil
-        let write = TreeWrite(namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth)
+        let write = TreeWrite(
+            namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth)
         let sendETag = request.wantsETag || conditional != nil
         let name = pushID
         return .deferred { [tree] respond in
@@ -44,7 +47,9 @@ extension TreeAPI {
                 case .failure(let error):
                     respond(TreeResponses.error(error))
                 case .success(.preconditionFailed(let current, let etag)):
-                    respond(TreeResponses.json(TreeNode.json(current, request.format), status: 412, headers: [("ETag", etag)]))
+                    respond(
+                        TreeResponses.json(
+                            TreeNode.json(current, request.format), status: 412, headers: [("ETag", etag)]))
                 case .success(.committed(let change)):
                     respond(Self.answer(to: request, change: change, pushID: name, sendETag: sendETag))
                 }
@@ -54,11 +59,15 @@ extension TreeAPI {
 
     /// What a committed write answers: PUT echoes the value written (server values filled in), PATCH the updates,
     /// POST the new child's name, DELETE `null`.
-    private static func answer(to request: TreeRequest, change: TreeChange, pushID: String?, sendETag: Bool) -> HTTPResponse {
+    private static func answer(
+        to request: TreeRequest, change: TreeChange, pushID: String?, sendETag: Bool
+    ) -> HTTPResponse {
         let written = change.updates.first?.node
         var headers = HTTPHeaders()
         if sendETag { headers.add(name: "ETag", value: TreeETag.of(written)) }
-        if let pushID { return TreeResponses.json(.object(["name": .string(pushID)]), request.printing, headers: headers) }
+        if let pushID {
+            return TreeResponses.json(.object(["name": .string(pushID)]), request.printing, headers: headers)
+        }
         switch (change.kind, request.target) {
         case (_, .priority):
             return TreeResponses.json(written?.priority?.json ?? .null, request.printing, headers: headers)
@@ -75,7 +84,9 @@ extension TreeAPI {
 
     /// The request body as JSON.
     static func body(_ http: HTTPRequest) throws(HearthError) -> JSONValue {
-        guard !http.body.isEmpty else { throw .invalidArgument("Invalid data; couldn't parse JSON object, array, or value.") }
+        guard !http.body.isEmpty else {
+            throw .invalidArgument("Invalid data; couldn't parse JSON object, array, or value.")
+        }
         do {
             return try JSONParser.parse(http.body)
         } catch {
@@ -85,7 +96,9 @@ extension TreeAPI {
 
     /// A PATCH body: an object whose keys are paths relative to the location (`"a/b"` updates a grandchild),
     /// none inside another.
-    static func patchEntries(_ json: JSONValue, at location: TreePath) throws(HearthError) -> [(path: TreePath, value: TreeWriteValue)] {
+    static func patchEntries(
+        _ json: JSONValue, at location: TreePath
+    ) throws(HearthError) -> [(path: TreePath, value: TreeWriteValue)] {
         guard case .object(let members) = json else {
             throw .invalidArgument("Invalid data; a PATCH body must be a JSON object of paths to values.")
         }
@@ -96,14 +109,16 @@ extension TreeAPI {
         for (key, value) in members {
             let relative = try TreePath(validating: key)
             if location.count + relative.count > TreeLimits.maxDepth {
-                throw .invalidArgument("Invalid data; the path \(key.prefix(200)) is deeper than \(TreeLimits.maxDepth) levels.")
+                throw .invalidArgument(
+                    "Invalid data; the path \(key.prefix(200)) is deeper than \(TreeLimits.maxDepth) levels.")
             }
             entries.append((relative, try TreeWriteValue(json: value, at: location.appending(relative))))
         }
         entries.sort { $0.path < $1.path }
         for (first, second) in zip(entries, entries.dropFirst()) where first.path.contains(second.path) {
             throw .invalidArgument(
-                "Invalid data; the update paths \(first.path.description.prefix(200)) and \(second.path.description.prefix(200)) overlap: one contains the other.")
+                "Invalid data; the update paths \(first.path.description.prefix(200)) and \(second.path.description.prefix(200)) overlap: one contains the other."
+            )
         }
         return entries
     }

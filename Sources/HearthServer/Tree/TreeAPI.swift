@@ -23,7 +23,8 @@ struct TreeAPI: API {
         let keepAlive = ProcessInfo.processInfo.environment["HEARTH_TREE_KEEPALIVE_SECONDS"].flatMap(Double.init) ?? 30
         let access = TreeAccess.allowAll
         return TreeAPI(
-            tree: tree, hub: TreeListenerHub(tree: tree, access: access, keepAlive: max(0.05, keepAlive), logger: logger),
+            tree: tree,
+            hub: TreeListenerHub(tree: tree, access: access, keepAlive: max(0.05, keepAlive), logger: logger),
             access: access, configuration: configuration, authenticator: authenticator, pushIDs: PushIDSource())
     }
 
@@ -50,7 +51,9 @@ struct TreeAPI: API {
         }
     }
 
-    private func dispatch(_ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?) throws(HearthError) -> HTTPReply {
+    private func dispatch(
+        _ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?
+    ) throws(HearthError) -> HTTPReply {
         if request.target == .rules { return try rules(request, http, auth: auth) }
         switch request.method {
         case "GET":
@@ -60,7 +63,8 @@ struct TreeAPI: API {
             guard access.canWrite(request.namespace, request.path, auth) else { throw Self.permissionDenied }
             return try write(request, http, auth: auth)
         default:
-            throw HearthError(.unimplemented, "Method \(http.method) is not supported; use GET, PUT, POST, PATCH or DELETE.")
+            throw HearthError(
+                .unimplemented, "Method \(http.method) is not supported; use GET, PUT, POST, PATCH or DELETE.")
         }
     }
 

@@ -115,7 +115,9 @@ final class TreeListenerHub: Sendable {
             let sends = state.withLock { state -> [(HTTPEventStream, [UInt8], Int)] in
                 var ids = Set<Int>()
                 for update in change.updates {
-                    ids.formUnion(state.index.listeners(namespace: change.namespace, touching: change.path.appending(update.path)))
+                    ids.formUnion(
+                        state.index.listeners(namespace: change.namespace, touching: change.path.appending(update.path))
+                    )
                 }
                 var sends: [(HTTPEventStream, [UInt8], Int)] = []
                 for id in ids {
@@ -124,7 +126,9 @@ final class TreeListenerHub: Sendable {
                     state.listeners[id] = listener
                     guard let event else { continue }
                     // Query listeners' events depend on their windows; others only on location and format.
-                    let key = FrameKey(location: listener.location, format: listener.format, listener: listener.query == nil ? nil : id)
+                    let key = FrameKey(
+                        location: listener.location, format: listener.format, listener: listener.query == nil ? nil : id
+                    )
                     let frame = frames[key] ?? event.frame(listener.format)
                     frames[key] = frame
                     sends.append((listener.stream, frame, id))

@@ -77,7 +77,10 @@ struct TreeRequest: Sendable {
         guard let ns = request.queryValue("ns"), !ns.isEmpty else { return projectID }
         if ns == projectID || ns == projectID + "-default-rtdb" { return projectID }
         guard ns.utf8.count <= 128,
-            ns.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+            ns.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            })
         else {
             throw .invalidArgument("Invalid namespace: ns must be 1 to 128 letters, digits, '-' or '_'.")
         }
@@ -105,14 +108,18 @@ struct TreeRequest: Sendable {
         }
         if let callback = parameters["callback"] {
             guard !callback.isEmpty, callback.utf8.count <= 100,
-                callback.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") })
+                callback.utf8.allSatisfy({
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                        || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".")
+                })
             else { throw .invalidArgument("callback must be a JavaScript function name.") }
             printing.callback = callback
         }
         if let download = parameters["download"] {
             printing.download = String(download.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }.prefix(200))
         }
-        if let limit = parameters["writeSizeLimit"], !["tiny", "small", "medium", "large", "unlimited"].contains(limit) {
+        if let limit = parameters["writeSizeLimit"], !["tiny", "small", "medium", "large", "unlimited"].contains(limit)
+        {
             throw .invalidArgument("writeSizeLimit must be tiny, small, medium, large or unlimited.")
         }
         query = try TreeQuery.parse(rest: parameters)

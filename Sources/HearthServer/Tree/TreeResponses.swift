@@ -17,7 +17,9 @@ enum TreeResponses {
     }
 
     /// A JSON value in `printing`'s form.
-    static func json(_ value: JSONValue, status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []) -> HTTPResponse {
+    static func json(
+        _ value: JSONValue, status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []
+    ) -> HTTPResponse {
         if printing.silent && status < 300 { return HTTPResponse(status: 204, headers: withCORS(headers)) }
         var body: [UInt8] = []
         JSONWriter.write(value, into: &body, pretty: printing.pretty)
@@ -25,7 +27,9 @@ enum TreeResponses {
     }
 
     /// Already-encoded JSON bytes in `printing`'s form.
-    static func bytes(_ json: [UInt8], status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []) -> HTTPResponse {
+    static func bytes(
+        _ json: [UInt8], status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []
+    ) -> HTTPResponse {
         var headers = withCORS(headers)
         var body = json
         if let callback = printing.callback {
@@ -75,7 +79,10 @@ enum TreeResponses {
         status: 200,
         headers: withCORS([
             ("Access-Control-Allow-Methods", "GET, PUT, POST, PATCH, DELETE, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Firebase-ETag, If-Match, If-None-Match, X-HTTP-Method-Override"),
+            (
+                "Access-Control-Allow-Headers",
+                "Authorization, Content-Type, X-Firebase-ETag, If-Match, If-None-Match, X-HTTP-Method-Override"
+            ),
             ("Access-Control-Expose-Headers", "ETag"),
             ("Access-Control-Max-Age", "3600"),
         ]))

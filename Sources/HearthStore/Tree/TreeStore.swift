@@ -26,7 +26,8 @@ public protocol TreeStore: Sendable {
     func rules(_ namespace: String) throws(HearthError) -> String?
 
     /// Stores a namespace's rules text.
-    func setRules(_ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void)
+    func setRules(
+        _ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void)
 }
 
 /// A node read at one moment.
@@ -78,7 +79,9 @@ public struct TreeWrite: Sendable {
     public var auth: AuthContext?
 
     /// A write.
-    public init(namespace: String, path: TreePath, operation: Operation, ifMatch: String? = nil, auth: AuthContext? = nil) {
+    public init(
+        namespace: String, path: TreePath, operation: Operation, ifMatch: String? = nil, auth: AuthContext? = nil
+    ) {
         self.namespace = namespace
         self.path = path
         self.operation = operation

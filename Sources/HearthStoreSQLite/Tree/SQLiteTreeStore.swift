@@ -1,6 +1,6 @@
 public import HearthCore
-public import HearthStore
 import HearthSQLite
+public import HearthStore
 import Synchronization
 
 /// The tree engine on the embedded SQLite database. It shares the document store's database file, its single
@@ -20,6 +20,7 @@ public final class SQLiteTreeStore: TreeStore {
         self.changeLogRetention = changeLogRetention
     }
 
+    /// Reads the node at a location and the change-log sequence it reflects, in one read transaction.
     public func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot {
         try store.withReader { db in
             try db.transaction(.deferred) {
@@ -29,20 +30,24 @@ public final class SQLiteTreeStore: TreeStore {
         }
     }
 
+    /// The leaf at a location, or its children's keys (one seek per child).
     public func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
         try store.withReader { db in try TreeRows.shallow(namespace, path, in: db) }
     }
 
+    /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
         try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
     }
 
+    /// The rules text stored for a namespace.
     public func rules(_ namespace: String) throws(HearthError) -> String? {
         try store.withReader { db in
             try db.fetchOne("SELECT rules FROM tree_rules WHERE namespace = \(namespace)")?.string(0)
         }
     }
 
+    /// Stores a namespace's rules text through the writer.
     public func setRules(
         _ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void
     ) {
@@ -58,7 +63,10 @@ public final class SQLiteTreeStore: TreeStore {
             completion: { result in completion(result.map { _ in () }.mapError(Self.storageError)) })
     }
 
-    public func write(_ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void) {
+    /// Applies a write as an atomic job of the group commit; see `apply(_:commitTime:in:)`.
+    public func write(
+        _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
+    ) {
         store.submitAtomic(
             { [self] db, commitTime in try apply(write, commitTime: commitTime.microseconds, in: db) },
             completion: { result in
@@ -74,7 +82,9 @@ public final class SQLiteTreeStore: TreeStore {
 
     /// The write's body on the writer connection: check `if-match`, fill in server values against the data as it is
     /// now, replace the touched ranges, log the change, and publish it after `COMMIT`.
-    private func apply(_ write: TreeWrite, commitTime: Int64, in db: SQLiteConnection) throws -> CommitWriter.AtomicOutcome {
+    private func apply(
+        _ write: TreeWrite, commitTime: Int64, in db: SQLiteConnection
+    ) throws -> CommitWriter.AtomicOutcome {
         if let expected = write.ifMatch {
             let current = try TreeRows.node(write.namespace, write.path, in: db)
             let etag = TreeETag.of(current)
@@ -89,12 +99,15 @@ public final class SQLiteTreeStore: TreeStore {
         switch write.operation {
         case .put(let value):
             kind = .put
-            updates = [TreeChange.Update(path: .root, node: try resolve(value, at: write.path, write.namespace, nowMillis, db))]
+            updates = [
+                TreeChange.Update(path: .root, node: try resolve(value, at: write.path, write.namespace, nowMillis, db))
+            ]
         case .patch(let entries):
             kind = .patch
             // Every server value sees the data as it was before this update, as Firebase resolves them.
             for entry in entries.sorted(by: { $0.path < $1.path }) {
-                let node = try resolve(entry.value, at: write.path.appending(entry.path), write.namespace, nowMillis, db)
+                let node = try resolve(
+                    entry.value, at: write.path.appending(entry.path), write.namespace, nowMillis, db)
                 updates.append(TreeChange.Update(path: entry.path, node: node))
             }
         case .priority(let priority):
@@ -110,7 +123,8 @@ public final class SQLiteTreeStore: TreeStore {
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
         try pruneIfDue(db)
         let feed = treeFeed
-        return CommitWriter.AtomicOutcome(value: TreeWriteOutcome.committed(change), afterCommit: { feed.publish([change]) })
+        return CommitWriter.AtomicOutcome(
+            value: TreeWriteOutcome.committed(change), afterCommit: { feed.publish([change]) })
     }
 
     private func resolve(
@@ -119,7 +133,8 @@ public final class SQLiteTreeStore: TreeStore {
         guard value.hasServerValues else { return value.node }
         var current: [TreePath: TreeNode] = [:]
         for site in value.serverValues {
-            if case .increment = site.value, let node = try TreeRows.node(namespace, path.appending(site.path), in: db) {
+            if case .increment = site.value, let node = try TreeRows.node(namespace, path.appending(site.path), in: db)
+            {
                 current[site.path] = node
             }
         }
@@ -138,7 +153,9 @@ public final class SQLiteTreeStore: TreeStore {
 
     private static func storageError(_ error: any Error) -> HearthError {
         if let error = error as? HearthError { return error }
-        if let error = error as? SQLiteError, error.isBusy { return HearthError(.unavailable, "The database is busy; retry.") }
+        if let error = error as? SQLiteError, error.isBusy {
+            return HearthError(.unavailable, "The database is busy; retry.")
+        }
         return .internal("The tree write failed: \(error)")
     }
 }

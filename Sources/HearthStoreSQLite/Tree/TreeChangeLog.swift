@@ -48,7 +48,8 @@ enum TreeChangeLog {
 
     /// Drops all but the newest `retention` rows.
     static func prune(retention: Int, in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM tree_changes WHERE sequence <= (SELECT MAX(sequence) FROM tree_changes) - \(retention)")
+        try db.execute(
+            "DELETE FROM tree_changes WHERE sequence <= (SELECT MAX(sequence) FROM tree_changes) - \(retention)")
     }
 
     private static func encode(_ kind: TreeChange.Kind, _ updates: [TreeChange.Update]) -> [UInt8] {

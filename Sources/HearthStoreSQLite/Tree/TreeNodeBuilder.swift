@@ -54,7 +54,9 @@ struct TreeNodeBuilder {
     /// How many of the open frames (below the root) lie on `segments`.
     private func commonDepth(_ segments: ArraySlice<String>) -> Int {
         var depth = 0
-        while depth < segments.count, depth + 1 < frames.count, frames[depth + 1].key == segments[segments.startIndex + depth] {
+        while depth < segments.count, depth + 1 < frames.count,
+            frames[depth + 1].key == segments[segments.startIndex + depth]
+        {
             depth += 1
         }
         return depth

@@ -1,6 +1,6 @@
 import HearthCore
-import HearthStore
 import HearthSQLite
+import HearthStore
 
 /// The `tree_nodes` table: one row per leaf and per priority, keyed by `TreeKeyCodec`. Every function costs time in
 /// proportion to the rows of the subtree it touches plus the depth of the location, never to the tree's size.
@@ -81,7 +81,8 @@ enum TreeRows {
             }
         }
         if let priority = node.priority {
-            try db.execute("INSERT INTO tree_nodes(key, value) VALUES (\(TreeKeyCodec.priority(key)), \(stored(priority)))")
+            try db.execute(
+                "INSERT INTO tree_nodes(key, value) VALUES (\(TreeKeyCodec.priority(key)), \(stored(priority)))")
         }
     }
 
@@ -93,11 +94,12 @@ enum TreeRows {
             ancestor = ancestor.parent
             let key = TreeKeyCodec.key(namespace, ancestor)
             let priorityKey = TreeKeyCodec.priority(key)
-            let hasChildren = try db.fetchOne(
-                """
-                SELECT 1 FROM tree_nodes WHERE key > \(key) AND key < \(TreeKeyCodec.subtreeEnd(key))
-                AND key != \(priorityKey) LIMIT 1
-                """) != nil
+            let hasChildren =
+                try db.fetchOne(
+                    """
+                    SELECT 1 FROM tree_nodes WHERE key > \(key) AND key < \(TreeKeyCodec.subtreeEnd(key))
+                    AND key != \(priorityKey) LIMIT 1
+                    """) != nil
             if hasChildren { return }
             try db.execute("DELETE FROM tree_nodes WHERE key = \(priorityKey)")
         }

@@ -41,7 +41,9 @@ final class TreeEventClient: Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -49,7 +51,9 @@ final class TreeEventClient: Sendable {
         }
         var target = path
         if !query.isEmpty {
-            target += "?" + query.map { "\(HTTPClient.encodeQuery($0.0))=\(HTTPClient.encodeQuery($0.1))" }.joined(separator: "&")
+            target +=
+                "?"
+                + query.map { "\(HTTPClient.encodeQuery($0.0))=\(HTTPClient.encodeQuery($0.1))" }.joined(separator: "&")
         }
         var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
@@ -87,7 +91,8 @@ final class TreeEventClient: Sendable {
 
     /// Waits (at most `timeout`) until `count` events satisfying `filter` have arrived and returns them.
     func events(
-        _ count: Int, timeout: Duration = .seconds(20), where filter: @Sendable (TreeSSE) -> Bool = { $0.event != "keep-alive" }
+        _ count: Int, timeout: Duration = .seconds(20),
+        where filter: @Sendable (TreeSSE) -> Bool = { $0.event != "keep-alive" }
     ) async throws -> [TreeSSE] {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -95,7 +100,8 @@ final class TreeEventClient: Sendable {
             if matching.count >= count { return Array(matching.prefix(count)) }
             if ended || ContinuousClock.now >= deadline {
                 throw HarnessError(
-                    "wanted \(count) events, got \(matching.count)\(ended ? " before the stream ended" : " in \(timeout)")\(failure.map { " (\($0))" } ?? ""): \(received)")
+                    "wanted \(count) events, got \(matching.count)\(ended ? " before the stream ended" : " in \(timeout)")\(failure.map { " (\($0))" } ?? ""): \(received)"
+                )
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -165,7 +171,8 @@ final class TreeEventClient: Sendable {
                 var headers: [String: String] = [:]
                 for line in lines.dropFirst() {
                     guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                        in: .whitespaces)
                 }
                 output.head = (status, headers)
                 chunked = headers["transfer-encoding"]?.lowercased().contains("chunked") ?? false
@@ -175,7 +182,11 @@ final class TreeEventClient: Sendable {
             }
             if chunked {
                 while let lineEnd = find([13, 10], in: raw) {
-                    guard let size = Int(String(decoding: raw[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) else {
+                    guard
+                        let size = Int(
+                            String(decoding: raw[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "",
+                            radix: 16)
+                    else {
                         output.failure = "bad chunk header"
                         finished = true
                         break
@@ -197,9 +208,13 @@ final class TreeEventClient: Sendable {
             while let end = find([10, 10], in: body) {
                 var event = TreeSSE(event: "message", data: "")
                 var dataLines: [String] = []
-                for line in String(decoding: body[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+                for line in String(decoding: body[..<end], as: UTF8.self).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                {
                     if line.hasPrefix("event:") { event.event = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
-                    if line.hasPrefix("data:") { dataLines.append(String(line.dropFirst(line.hasPrefix("data: ") ? 6 : 5))) }
+                    if line.hasPrefix("data:") {
+                        dataLines.append(String(line.dropFirst(line.hasPrefix("data: ") ? 6 : 5)))
+                    }
                 }
                 event.data = dataLines.joined(separator: "\n")
                 body.removeFirst(end + 2)

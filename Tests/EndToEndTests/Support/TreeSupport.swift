@@ -21,12 +21,14 @@ extension HTTPClient {
         var query = query
         if let ns { query.append(("ns", ns)) }
         let encoded = path.split(separator: "/").map { HTTPClient.encodeQuery(String($0)) }.joined(separator: "/")
-        return try await request(method, "/" + encoded + ".json", query: query, body: body.map { Array($0.utf8) }, headers: headers)
+        return try await request(
+            method, "/" + encoded + ".json", query: query, body: body.map { Array($0.utf8) }, headers: headers)
     }
 
     /// The value at `path` (expects 200).
     func treeValue(
-        _ path: String, ns: String? = nil, query: [(String, String)] = [], sourceLocation: SourceLocation = #_sourceLocation
+        _ path: String, ns: String? = nil, query: [(String, String)] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> JSONValue {
         try expectOK(await tree("GET", path, ns: ns, query: query), sourceLocation: sourceLocation)
     }
@@ -46,7 +48,9 @@ func expectTreeError(
 ) {
     #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
     let message = (try? JSONParser.parse(result.body))?["error"]?.stringValue
-    #expect(message?.contains(fragment) == true, "expected an error containing \(fragment): \(result)", sourceLocation: sourceLocation)
+    #expect(
+        message?.contains(fragment) == true, "expected an error containing \(fragment): \(result)",
+        sourceLocation: sourceLocation)
 }
 
 extension HearthProcess {

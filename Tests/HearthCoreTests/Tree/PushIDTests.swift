@@ -43,13 +43,18 @@ import Testing
     }
 
     @Test func hashesWithSHA1() {
-        let hex = { (bytes: [UInt8]) in bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+        let hex = { (bytes: [UInt8]) in
+            bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+                .joined()
+        }
         #expect(hex(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(hex(SHA1.digest([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         #expect(
             hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
         #expect(TreeETag.of(nil) == TreeETag.of(nil))
-        #expect(TreeETag.of(node("1")) != TreeETag.of(node(#"{".value":1,".priority":1}"#)), "the priority is part of the tag")
+        #expect(
+            TreeETag.of(node("1")) != TreeETag.of(node(#"{".value":1,".priority":1}"#)),
+            "the priority is part of the tag")
     }
 }

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct TreeEventTests {
     func put(_ path: String, _ value: String) -> TreeChange {
-        TreeChange(sequence: 1, commitTime: 0, namespace: "n", kind: .put, path: tp(path), updates: [.init(path: .root, node: node(value))])
+        TreeChange(
+            sequence: 1, commitTime: 0, namespace: "n", kind: .put, path: tp(path),
+            updates: [.init(path: .root, node: node(value))])
     }
 
     func patch(_ path: String, _ updates: [(String, String)]) -> TreeChange {
@@ -33,14 +35,24 @@ import Testing
         let change = patch("/a", [("b/c", "1"), ("d", "null"), ("e", #"{"f":true}"#)])
         #expect(
             change.event(at: tp("/a"))
-                == .patch(path: .root, updates: [.init(path: tp("/b/c"), node: node("1")), .init(path: tp("/d"), node: nil), .init(path: tp("/e"), node: node(#"{"f":true}"#))]))
+                == .patch(
+                    path: .root,
+                    updates: [
+                        .init(path: tp("/b/c"), node: node("1")), .init(path: tp("/d"), node: nil),
+                        .init(path: tp("/e"), node: node(#"{"f":true}"#)),
+                    ]))
         #expect(change.event(at: .root) == .patch(path: tp("/a"), updates: change.updates))
         // Listening below the patch: only the updates inside the location, relative to it.
         let above = patch("/", [("a/b/c", "1"), ("a/b/d", "2"), ("z", "3")])
-        #expect(above.event(at: tp("/a/b")) == .patch(path: .root, updates: [.init(path: tp("/c"), node: node("1")), .init(path: tp("/d"), node: node("2"))]))
+        #expect(
+            above.event(at: tp("/a/b"))
+                == .patch(
+                    path: .root,
+                    updates: [.init(path: tp("/c"), node: node("1")), .init(path: tp("/d"), node: node("2"))]))
         // An update at or above the location replaces it.
         #expect(above.event(at: tp("/a/b/c/x")) == .put(path: .root, node: nil))
-        #expect(patch("/", [("a", #"{"b":5}"#), ("q", "1")]).event(at: tp("/a/b")) == .put(path: .root, node: node("5")))
+        #expect(
+            patch("/", [("a", #"{"b":5}"#), ("q", "1")]).event(at: tp("/a/b")) == .put(path: .root, node: node("5")))
     }
 
     @Test func appliesChangesToAKeptValue() {
@@ -65,12 +77,18 @@ import Testing
 
     @Test func framesServerSentEvents() {
         let frame = TreeEvent.put(path: tp("/a"), node: node(#"{"b":"x\ny"}"#)).frame()
-        #expect(String(decoding: frame, as: UTF8.self) == "event: put\ndata: {\"path\":\"/a\",\"data\":{\"b\":\"x\\ny\"}}\n\n")
+        #expect(
+            String(decoding: frame, as: UTF8.self)
+                == "event: put\ndata: {\"path\":\"/a\",\"data\":{\"b\":\"x\\ny\"}}\n\n")
         let patchFrame = TreeEvent.patch(path: .root, updates: [.init(path: tp("/b/c"), node: nil)]).frame()
-        #expect(String(decoding: patchFrame, as: UTF8.self) == "event: patch\ndata: {\"path\":\"/\",\"data\":{\"b/c\":null}}\n\n")
+        #expect(
+            String(decoding: patchFrame, as: UTF8.self)
+                == "event: patch\ndata: {\"path\":\"/\",\"data\":{\"b/c\":null}}\n\n")
         #expect(String(decoding: TreeEvent.keepAlive.frame(), as: UTF8.self) == "event: keep-alive\ndata: null\n\n")
         #expect(String(decoding: TreeEvent.cancel.frame(), as: UTF8.self) == "event: cancel\ndata: null\n\n")
-        #expect(String(decoding: TreeEvent.authRevoked.frame(), as: UTF8.self) == "event: auth_revoked\ndata: credential is no longer valid\n\n")
+        #expect(
+            String(decoding: TreeEvent.authRevoked.frame(), as: UTF8.self)
+                == "event: auth_revoked\ndata: credential is no longer valid\n\n")
         let exported = TreeEvent.put(path: .root, node: node(#"{".value":1,".priority":2}"#)).frame(.export)
         #expect(String(decoding: exported, as: UTF8.self).contains(#""data":{".priority":2,".value":1}"#))
     }

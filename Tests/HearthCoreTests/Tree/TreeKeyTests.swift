@@ -8,7 +8,9 @@ import Testing
         #expect(TreeKey.problem(with: key) == nil)
     }
 
-    @Test(arguments: ["", "a.b", "a$", "#", "[x", "x]", "a/b", "tab\t", "nul\u{0}", "del\u{7F}", String(repeating: "k", count: 769)])
+    @Test(arguments: [
+        "", "a.b", "a$", "#", "[x", "x]", "a/b", "tab\t", "nul\u{0}", "del\u{7F}", String(repeating: "k", count: 769),
+    ])
     func rejectsInvalidKeys(_ key: String) {
         #expect(TreeKey.problem(with: key) != nil)
     }

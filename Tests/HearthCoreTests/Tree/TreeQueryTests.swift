@@ -30,16 +30,20 @@ import Testing
 
     @Test func ordersByPriorityNoneThenNumbersThenStrings() {
         let data = node(
-            #"{"a":{".value":1,".priority":"b"},"b":{".value":1,".priority":2},"c":1,"d":{".value":1,".priority":"a"},"e":{".value":1,".priority":-1.5}}"#)
+            #"{"a":{".value":1,".priority":"b"},"b":{".value":1,".priority":2},"c":1,"d":{".value":1,".priority":"a"},"e":{".value":1,".priority":-1.5}}"#
+        )
         #expect(keys(TreeQuery(order: .priority), data) == ["c", "e", "b", "d", "a"])
         let bounded = TreeQuery(order: .priority, start: .init(value: .integer(0)), end: .init(value: .string("a")))
         #expect(keys(bounded, data) == ["b", "d"])
     }
 
     @Test func appliesInclusiveAndExclusiveBounds() {
-        let query = TreeQuery(order: .child(tp("v")), start: .init(value: .integer(-3)), end: .init(value: .integer(10)))
+        let query = TreeQuery(
+            order: .child(tp("v")), start: .init(value: .integer(-3)), end: .init(value: .integer(10)))
         #expect(keys(query, mixed) == ["i", "d", "big"])
-        let after = TreeQuery(order: .child(tp("v")), start: .init(value: .integer(-3), inclusive: false), end: .init(value: .string("apple"), inclusive: false))
+        let after = TreeQuery(
+            order: .child(tp("v")), start: .init(value: .integer(-3), inclusive: false),
+            end: .init(value: .string("apple"), inclusive: false))
         #expect(keys(after, mixed) == ["d", "big", "S"])
         let nulls = TreeQuery(order: .child(tp("v")), start: .init(value: nil), end: .init(value: nil))
         #expect(keys(nulls, mixed) == ["n"])
@@ -51,7 +55,8 @@ import Testing
         #expect(keys(from, data) == ["b", "c", "d"])
         let to = TreeQuery(order: .value, end: .init(value: .integer(1), key: "b"))
         #expect(keys(to, data) == ["a", "b"])
-        let equal = TreeQuery(order: .value, start: .init(value: .integer(1), key: "b"), end: .init(value: .integer(1), key: "b"))
+        let equal = TreeQuery(
+            order: .value, start: .init(value: .integer(1), key: "b"), end: .init(value: .integer(1), key: "b"))
         #expect(keys(equal, data) == ["b"])
         let after = TreeQuery(order: .value, start: .init(value: .integer(1), key: "b", inclusive: false))
         #expect(keys(after, data) == ["c", "d"])
@@ -61,7 +66,10 @@ import Testing
         let data = node(#"{"a":1,"b":2,"c":3,"d":4,"e":5}"#)
         #expect(keys(TreeQuery(order: .value, limit: .first(2)), data) == ["a", "b"])
         #expect(keys(TreeQuery(order: .value, limit: .last(2)), data) == ["d", "e"])
-        #expect(keys(TreeQuery(order: .value, start: .init(value: .integer(2)), limit: .last(10)), data) == ["b", "c", "d", "e"])
+        #expect(
+            keys(TreeQuery(order: .value, start: .init(value: .integer(2)), limit: .last(10)), data) == [
+                "b", "c", "d", "e",
+            ])
         #expect(keys(TreeQuery(order: .key, end: .init(value: .string("c")), limit: .last(2)), data) == ["b", "c"])
         #expect(TreeQuery(order: .key).window(of: .leaf(.integer(1))).isEmpty)
         #expect(TreeQuery(order: .key, limit: .first(1)).filtered(nil) == nil)
@@ -69,7 +77,8 @@ import Testing
 
     @Test func parsesRESTParameters() throws {
         let query = try #require(
-            try TreeQuery.parse(rest: ["orderBy": #""a/b""#, "startAt": "5", "endAt": #""z","k1""#, "limitToLast": "3"]))
+            try TreeQuery.parse(rest: ["orderBy": #""a/b""#, "startAt": "5", "endAt": #""z","k1""#, "limitToLast": "3"])
+        )
         #expect(query.order == .child(tp("a/b")))
         #expect(query.start == .init(value: .integer(5)))
         #expect(query.end == .init(value: .string("z"), key: "k1"))
@@ -78,8 +87,11 @@ import Testing
         #expect(equal.start == .init(value: .string("a,b")) && equal.end == equal.start)
         #expect(try TreeQuery.parse(rest: ["print": "pretty"]) == nil)
         #expect(try TreeQuery.parse(rest: ["orderBy": #""$key""#])?.order == .key)
-        let after = try #require(try TreeQuery.parse(rest: ["orderBy": #""$priority""#, "startAfter": "null", "endBefore": "2"]))
-        #expect(after.start == .init(value: nil, inclusive: false) && after.end == .init(value: .integer(2), inclusive: false))
+        let after = try #require(
+            try TreeQuery.parse(rest: ["orderBy": #""$priority""#, "startAfter": "null", "endBefore": "2"]))
+        #expect(
+            after.start == .init(value: nil, inclusive: false)
+                && after.end == .init(value: .integer(2), inclusive: false))
     }
 
     @Test(arguments: [

@@ -47,7 +47,9 @@ import Testing
     }
 
     @Test func limitsDepthToThirtyTwoCountingTheLocation() throws {
-        func nested(_ levels: Int) -> String { String(repeating: #"{"k":"#, count: levels) + "1" + String(repeating: "}", count: levels) }
+        func nested(_ levels: Int) -> String {
+            String(repeating: #"{"k":"#, count: levels) + "1" + String(repeating: "}", count: levels)
+        }
         #expect(throws: Never.self) { try TreeWriteValue(json: js(nested(32)), at: .root) }
         #expect(throws: HearthError.self) { try TreeWriteValue(json: js(nested(33)), at: .root) }
         #expect(throws: Never.self) { try TreeWriteValue(json: js(nested(30)), at: tp("/a/b")) }
@@ -56,7 +58,9 @@ import Testing
 
     @Test func resolvesServerValuesWhereTheySit() throws {
         let value = try TreeWriteValue(
-            json: js(#"{"t":{".sv":"timestamp"},"c":{"n":{".sv":{"increment":2}}},"p":{".priority":1,"x":{".sv":{"increment":1.5}}}}"#),
+            json: js(
+                #"{"t":{".sv":"timestamp"},"c":{"n":{".sv":{"increment":2}}},"p":{".priority":1,"x":{".sv":{"increment":1.5}}}}"#
+            ),
             at: tp("/w"))
         #expect(value.serverValues.count == 3)
         let resolved = value.resolved(nowMillis: 1_000) { path in
