@@ -44,4 +44,8 @@ public protocol Transport: Sendable {
     /// - Throws: when no answer arrived (the network is down, the server unreachable); the SDK reports that as
     ///   `unavailable` / `networkError`.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// Sends `request` and streams the response body as it arrives (for Server-Sent Events). The default
+    /// implementation throws `unimplemented`, so fakes that only answer requests need not provide it.
+    func stream(_ request: TransportRequest) async throws -> AsyncThrowingStream<Data, any Error>
 }

@@ -58,10 +58,21 @@ public final class QuerySnapshot: Sendable {
     /// Cache and pending-write state.
     public let metadata: SnapshotMetadata
 
-    init(query: Query, documents: [QueryDocumentSnapshot], metadata: SnapshotMetadata = SnapshotMetadata()) {
+    /// How the results changed since the listener's previous snapshot (all `.added` for the first one).
+    public let documentChanges: [DocumentChange]
+
+    init(
+        query: Query, documents: [QueryDocumentSnapshot], changes: [DocumentChange]? = nil,
+        metadata: SnapshotMetadata = SnapshotMetadata()
+    ) {
         self.query = query
         self.documents = documents
         self.metadata = metadata
+        documentChanges =
+            changes
+            ?? documents.enumerated().map { index, document in
+                DocumentChange(type: .added, document: document, oldIndex: UInt(NSNotFound), newIndex: UInt(index))
+            }
     }
 
     /// The number of documents.

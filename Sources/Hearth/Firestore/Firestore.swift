@@ -11,11 +11,14 @@ public final class Firestore: Sendable {
     public let app: HearthApp
     let database: DatabaseName
     let client: DocumentsClient
+    /// The live `documents:listen` stream, opened on the first listener.
+    let listenConnection: ListenConnection
 
     init(app: HearthApp) {
         self.app = app
         database = DatabaseName(project: app.options.projectID)
         client = DocumentsClient(app: app, database: database)
+        listenConnection = ListenConnection(client: client)
     }
 
     /// The default app's database. Call ``HearthApp/configure(options:)`` first.

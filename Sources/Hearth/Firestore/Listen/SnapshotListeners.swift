@@ -1,0 +1,161 @@
+import Foundation
+import HearthCore
+import Synchronization
+
+/// Stops a snapshot listener — Hearth's `ListenerRegistration`.
+public protocol ListenerRegistration: Sendable {
+    /// Removes the listener; no callback follows.
+    func remove()
+}
+
+/// How a document entered, changed in or left a query's results — Hearth's `DocumentChangeType`.
+public enum DocumentChangeType: Int, Sendable, Hashable {
+    /// The document entered the results.
+    case added
+    /// The document changed (and may have moved).
+    case modified
+    /// The document left the results.
+    case removed
+}
+
+/// One change between two query snapshots — Hearth's `DocumentChange`.
+public struct DocumentChange: Sendable {
+    /// What happened.
+    public let type: DocumentChangeType
+    /// The document (its last state for `.removed`).
+    public let document: QueryDocumentSnapshot
+    /// Its index in the previous snapshot (after earlier changes were applied), or `NSNotFound` for `.added`.
+    public let oldIndex: UInt
+    /// Its index in the new snapshot, or `NSNotFound` for `.removed`.
+    public let newIndex: UInt
+}
+
+/// A listener's target on the connection, removable before the connection has even assigned its ID.
+final class TargetRegistration: ListenerRegistration {
+    private let connection: ListenConnection
+    private let state = Mutex<(id: Int?, removed: Bool)>((nil, false))
+
+    init(connection: ListenConnection) { self.connection = connection }
+
+    func attach(_ id: Int) {
+        let removed = state.withLock { state in
+            state.id = id
+            return state.removed
+        }
+        if removed { Task { await connection.remove(id) } }
+    }
+
+    var isRemoved: Bool { state.withLock { $0.removed } }
+
+    func remove() {
+        let id = state.withLock { state in
+            state.removed = true
+            return state.id
+        }
+        if let id { Task { await connection.remove(id) } }
+    }
+}
+
+extension Firestore {
+    func listen(_ kind: ListenKind, deliver: @escaping @Sendable (ListenEvent) -> Void) -> TargetRegistration {
+        let registration = TargetRegistration(connection: listenConnection)
+        let guarded: @Sendable (ListenEvent) -> Void = { [weak registration] event in
+            guard let registration, !registration.isRemoved else { return }
+            deliver(event)
+        }
+        Task {
+            let id = await listenConnection.add(kind, deliver: guarded)
+            registration.attach(id)
+        }
+        return registration
+    }
+}
+
+private let notFound = UInt(NSNotFound)
+
+extension DocumentReference {
+    /// Calls `listener` with the document now and after every change, over the live `documents:listen` channel.
+    ///
+    /// Callbacks arrive on a background executor, not the main queue. A missing document is a snapshot with
+    /// `exists == false`. `includeMetadataChanges` is accepted; this version has no cache, so metadata never changes
+    /// on its own.
+    @discardableResult
+    public func addSnapshotListener(
+        includeMetadataChanges: Bool = false,
+        _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+    ) -> any ListenerRegistration {
+        firestore.listen(.document(resourcePath)) { event in
+            switch event {
+            case .documents(let documents, _):
+                listener(DocumentSnapshot(reference: self, stored: documents.first), nil)
+            case .failed(let error):
+                listener(nil, error)
+            }
+        }
+    }
+
+    /// The document's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
+    public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
+        let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+            if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+        }
+        continuation.onTermination = { _ in registration.remove() }
+        return stream
+    }
+
+    /// ``snapshots(includeMetadataChanges:)`` without metadata changes.
+    public var snapshots: AsyncThrowingStream<DocumentSnapshot, any Error> { snapshots() }
+}
+
+extension Query {
+    /// Calls `listener` with the results now and after every change, with `documentChanges` describing each step.
+    ///
+    /// Callbacks arrive on a background executor, not the main queue.
+    @discardableResult
+    public func addSnapshotListener(
+        includeMetadataChanges: Bool = false,
+        _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+    ) -> any ListenerRegistration {
+        let kind: ListenKind
+        do throws(FirestoreErrorCode) {
+            kind = .query(try state.wireQuery(), reverse: state.limitToLast)
+        } catch {
+            listener(nil, error)
+            return TargetRegistration(connection: firestore.listenConnection)
+        }
+        let firestore = self.firestore
+        return firestore.listen(kind) { event in
+            switch event {
+            case .documents(let documents, let changes):
+                let snapshots = documents.map {
+                    QueryDocumentSnapshot(reference: DocumentReference(firestore, $0.path), stored: $0)
+                }
+                let described = changes.map { change in
+                    DocumentChange(
+                        type: change.type,
+                        document: QueryDocumentSnapshot(
+                            reference: DocumentReference(firestore, change.document.path), stored: change.document),
+                        oldIndex: change.oldIndex.map(UInt.init) ?? notFound,
+                        newIndex: change.newIndex.map(UInt.init) ?? notFound)
+                }
+                listener(QuerySnapshot(query: self, documents: snapshots, changes: described), nil)
+            case .failed(let error):
+                listener(nil, error)
+            }
+        }
+    }
+
+    /// The query's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
+    public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream()
+        let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+            if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+        }
+        continuation.onTermination = { _ in registration.remove() }
+        return stream
+    }
+
+    /// ``snapshots(includeMetadataChanges:)`` without metadata changes.
+    public var snapshots: AsyncThrowingStream<QuerySnapshot, any Error> { snapshots() }
+}

@@ -1,0 +1,131 @@
+import Foundation
+@testable import Hearth
+import Synchronization
+import Testing
+
+@Suite("SSE parsing")
+struct ListenUnitTests {
+    @Test func sseParserSplitsEventsAcrossChunksAndSkipsHeartbeats() {
+        var parser = SSEParser()
+        #expect(parser.feed(Array("event: session\ndata: {\"session\":\"S\"}\n".utf8)).isEmpty)
+        let first = parser.feed(Array("\n: keep-alive\n\ndata: {\"a\"".utf8))
+        #expect(first == [ServerSentEvent(event: "session", data: #"{"session":"S"}"#)])
+        let second = parser.feed(Array(":1}\r\n\r\n".utf8))
+        #expect(second == [ServerSentEvent(event: "message", data: #"{"a":1}"#)])
+    }
+}
+
+@Suite("Live listeners against a real server", .sharedServer)
+struct ListenerIntegrationTests {
+    /// Collects snapshots from a listener callback.
+    final class Inbox<T: Sendable>: Sendable {
+        private let items = Mutex<[T]>([])
+        func add(_ item: T) { items.withLock { $0.append(item) } }
+        var all: [T] { items.withLock { $0 } }
+
+        /// Waits (at most 10 s) until `predicate` holds for the items.
+        func wait(_ predicate: ([T]) -> Bool) async throws -> [T] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let now = all
+                if predicate(now) { return now }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            Issue.record("timed out; have \(all.count) items")
+            return all
+        }
+    }
+
+    @Test func twoClientsSeeEachOthersWritesLive() async throws {
+        let server = try SharedServer.server
+        let alice = Firestore.firestore(app: server.app("alice"))
+        let bob = Firestore.firestore(app: server.app("bob"))
+        let name = unique("chat")
+        let inbox = Inbox<[String]>()
+        let registration = bob.collection(name).order(by: "at").addSnapshotListener { snapshot, error in
+            #expect(error == nil)
+            if let snapshot { inbox.add(snapshot.documents.compactMap { $0.data()["text"] as? String }) }
+        }
+        _ = try await inbox.wait { $0.contains([]) }
+        try await alice.collection(name).document("m1").setData(["text": "hi", "at": 1])
+        _ = try await inbox.wait { $0.last == ["hi"] }
+        try await alice.collection(name).document("m2").setData(["text": "yo", "at": 2])
+        _ = try await inbox.wait { $0.last == ["hi", "yo"] }
+        registration.remove()
+        try await Task.sleep(for: .milliseconds(200))
+        let count = inbox.all.count
+        try await alice.collection(name).document("m3").setData(["text": "late", "at": 3])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(inbox.all.count == count, "no callback after remove()")
+    }
+
+    @Test func queryListenerReportsAddedModifiedRemovedWithIndexes() async throws {
+        let server = try SharedServer.server
+        let db = Firestore.firestore(app: server.app())
+        let collection = db.collection(unique("scores"))
+        try await collection.document("a").setData(["score": 10])
+        try await collection.document("b").setData(["score": 20])
+        let inbox = Inbox<[(DocumentChangeType, String, UInt, UInt)]>()
+        let registration = collection.order(by: "score").addSnapshotListener { snapshot, _ in
+            guard let snapshot else { return }
+            inbox.add(snapshot.documentChanges.map { ($0.type, $0.document.documentID, $0.oldIndex, $0.newIndex) })
+        }
+        defer { registration.remove() }
+        let first = try await inbox.wait { $0.count >= 1 }[0]
+        #expect(first.map(\.1) == ["a", "b"])
+        #expect(first.map(\.0) == [.added, .added])
+        #expect(first.map(\.3) == [0, 1])
+
+        try await collection.document("c").setData(["score": 15])
+        let added = try await inbox.wait { $0.count >= 2 }[1]
+        #expect(added.count == 1)
+        #expect(added.first?.0 == .added)
+        #expect(added.first?.1 == "c")
+        #expect(added.first?.3 == 1)
+
+        try await collection.document("a").updateData(["score": 30])
+        let modified = try await inbox.wait { $0.count >= 3 }[2]
+        #expect(modified.count == 1)
+        #expect(modified.first?.0 == .modified)
+        #expect(modified.first?.2 == 0)
+        #expect(modified.first?.3 == 2)
+
+        try await collection.document("c").delete()
+        let removed = try await inbox.wait { $0.count >= 4 }[3]
+        #expect(removed.count == 1)
+        #expect(removed.first?.0 == .removed)
+        #expect(removed.first?.1 == "c")
+        #expect(removed.first?.2 == 0)
+    }
+
+    @Test func documentListenerAndAsyncSequence() async throws {
+        let server = try SharedServer.server
+        let db = Firestore.firestore(app: server.app())
+        let reference = db.collection(unique("docs")).document("d")
+        var iterator = reference.snapshots.makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first?.exists == false)
+        try await reference.setData(["v": 1])
+        let second = try await iterator.next()
+        #expect(second?.get("v") as? Int == 1)
+        try await reference.updateData(["v": 2])
+        let third = try await iterator.next()
+        #expect(third?.get("v") as? Int == 2)
+        try await reference.delete()
+        let fourth = try await iterator.next()
+        #expect(fourth?.exists == false)
+    }
+
+    @Test func limitToLastListener() async throws {
+        let server = try SharedServer.server
+        let db = Firestore.firestore(app: server.app())
+        let collection = db.collection(unique("last"))
+        for n in 0..<5 { try await collection.document("d\(n)").setData(["n": n]) }
+        var iterator = collection.order(by: "n").limit(toLast: 2).snapshots.makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        #expect(first.documents.map(\.documentID) == ["d3", "d4"])
+        try await collection.document("d5").setData(["n": 5])
+        let second = try #require(try await iterator.next())
+        #expect(second.documents.map(\.documentID) == ["d4", "d5"])
+    }
+}
