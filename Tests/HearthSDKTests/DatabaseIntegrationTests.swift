@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import Synchronization
 import Testing
 
 @Suite("Database (tree) against a real server", .sharedServer)
@@ -97,5 +98,54 @@ struct DatabaseIntegrationTests {
         let reference = Database.database(app: app).reference().child(unique("users")).child(uid)
         try await reference.setValue(["name": "Ann"])
         #expect(try await reference.child("name").getData().value as? String == "Ann")
+    }
+}
+
+@Suite("Database observers against a real server", .sharedServer)
+struct DatabaseObserverTests {
+    final class Inbox: Sendable {
+        private let items = Mutex<[String]>([])
+        func add(_ item: String) { items.withLock { $0.append(item) } }
+        var all: [String] { items.withLock { $0 } }
+
+        func wait(_ predicate: ([String]) -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if predicate(all) { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            Issue.record("timed out; have \(all)")
+        }
+    }
+
+    @Test func twoClientsObserveValueAndChildEvents() async throws {
+        let server = try SharedServer.server
+        let path = unique("room")
+        let writer = Database.database(app: server.app("writer")).reference(withPath: path)
+        let reader = Database.database(app: server.app("reader")).reference(withPath: path)
+        try await writer.child("messages/m1").setValue(["text": "hi"])
+        let values = Inbox()
+        let events = Inbox()
+        let messages = reader.child("messages")
+        let valueHandle = messages.observe(.value) { snapshot in values.add("\(snapshot.childrenCount)") }
+        messages.observe(.childAdded) { events.add("added \($0.key ?? "")") }
+        messages.observe(.childChanged) { events.add("changed \($0.key ?? "")") }
+        messages.observe(.childRemoved) { events.add("removed \($0.key ?? "")") }
+        try await values.wait { $0.last == "1" }
+        try await events.wait { $0.contains("added m1") }
+        try await writer.child("messages/m2").setValue(["text": "yo"])
+        try await values.wait { $0.last == "2" }
+        try await events.wait { $0.contains("added m2") }
+        try await writer.child("messages/m1/text").setValue("edited")
+        try await events.wait { $0.contains("changed m1") }
+        try await writer.child("messages").updateChildValues(["m2": NSNull(), "m3/text": "new"])
+        try await events.wait { $0.contains("removed m2") && $0.contains("added m3") }
+        messages.removeObserver(withHandle: valueHandle)
+        messages.removeAllObservers()
+        try await Task.sleep(for: .milliseconds(200))
+        let count = events.all.count + values.all.count
+        try await writer.child("messages/m4").setValue(["text": "late"])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(events.all.count + values.all.count == count, "no events after removeAllObservers()")
     }
 }

@@ -11,6 +11,7 @@ public final class Database: Sendable {
     public let app: HearthApp
     private let persistence = Atomic<Bool>(false)
     let pushIDs = Mutex(PushIDGenerator())
+    let observers = ObserverRegistry()
 
     init(app: HearthApp) { self.app = app }
 
