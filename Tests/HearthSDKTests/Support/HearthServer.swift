@@ -39,10 +39,12 @@ final class TestServer: @unchecked Sendable {
         return root.appendingPathComponent(".build/debug/hearth").path
     }
 
-    /// Starts a server and waits (at most 20 s) for its `listening on` line.
-    static func start() async throws -> TestServer {
+    /// Starts a server and waits (at most 20 s) for its `listening on` line; with `directory` and `port`, a restart
+    /// of an earlier server on its data and address.
+    static func start(directory reused: URL? = nil, port: Int = 0) async throws -> TestServer {
         _ = installExitHook
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
+        let directory =
+            reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stdoutURL = directory.appendingPathComponent("stdout.log")
         let stderrURL = directory.appendingPathComponent("stderr.log")
@@ -54,7 +56,7 @@ final class TestServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", directory.appendingPathComponent("data").path,
+            "serve", "--host", "127.0.0.1", "--port", String(port), "--data", directory.appendingPathComponent("data").path,
             "--dev",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
@@ -89,6 +91,14 @@ final class TestServer: @unchecked Sendable {
         HearthApp.configure(
             name: name, options: HearthOptions(serverURL: baseURL, projectID: "demo", apiKey: "test", storageDirectory: storage))
         return HearthApp.app(name: name)!
+    }
+
+    /// Stops the server (SIGTERM) but keeps its data, for ``start(directory:port:)``.
+    func halt() {
+        let pid = process.processIdentifier
+        if process.isRunning { kill(pid, SIGTERM) }
+        process.waitUntilExit()
+        liveServers.withLock { _ = $0.remove(pid) }
     }
 
     /// Stops the server and removes its data.
