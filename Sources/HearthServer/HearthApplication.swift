@@ -20,6 +20,8 @@ public final class HearthApplication: Sendable {
     private let listenHub: ListenHub
     /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
     let authenticator: RequestAuthenticator
+    /// The security rules in force (documents and tree), reloaded on SIGHUP.
+    public let rules: RulesEngine
 
     /// Opens the data directory and prepares the HTTP server (not yet listening).
     /// - Throws: `HearthError` when the data directory or database cannot be opened.
@@ -47,6 +49,13 @@ public final class HearthApplication: Sendable {
         }
         self.accounts = accounts
         authenticator = RequestAuthenticator(service: accounts)
+        do {
+            rules = try RulesEngine(configuration: configuration, logger: logger)
+        } catch {
+            store.close()
+            accounts.close()
+            throw error
+        }
         listenHub = ListenHub(source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration))
         let apis: [any API] = [
             AccountsAPI(
@@ -55,7 +64,9 @@ public final class HearthApplication: Sendable {
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
             DocumentsAPI(
                 store: store, configuration: configuration,
-                listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen)),
+                listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
+                access: DocumentAccess(engine: rules, authenticator: authenticator, store: store)),
+            RulesAPI(engine: rules, configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
@@ -75,6 +86,7 @@ public final class HearthApplication: Sendable {
     public func start() throws -> Int {
         do {
             try listenHub.start()
+            rules.reloadOnHangup()
             try http.start()
         } catch {
             listenHub.stop()

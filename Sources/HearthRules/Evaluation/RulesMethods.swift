@@ -11,6 +11,8 @@ enum RulesMethods {
         _ receiver: RulesValue, _ name: String, _ args: [RulesValue], _ location: SourceLocation,
         session: FirestoreSession
     ) throws(EvaluationError) -> RulesValue {
+        let receiver = receiver.materialized
+        let args = args.map(\.materialized)
         func none() throws(EvaluationError) {
             guard args.isEmpty else { throw fail("\(receiver.typeName).\(name)() takes no arguments", location) }
         }

@@ -9,6 +9,10 @@ enum RulesOperators {
     static func apply(
         _ op: Expression.BinaryOperator, _ a: RulesValue, _ b: RulesValue, _ location: SourceLocation
     ) throws(EvaluationError) -> RulesValue {
+        if case .object(let object) = b, op == .in {
+            guard case .string(let key) = a else { return .bool(false) }
+            return .bool(object.member(key) != nil)
+        }
         switch op {
         case .equal: return .bool(RulesValue.equal(a, b))
         case .notEqual: return .bool(!RulesValue.equal(a, b))
@@ -138,7 +142,7 @@ enum RulesOperators {
         case ("bool", .bool), ("int", .int), ("float", .float), ("number", .int), ("number", .float),
             ("string", .string), ("bytes", .bytes), ("timestamp", .timestamp), ("duration", .duration),
             ("path", .path), ("latlng", .latlng), ("list", .list), ("map", .map), ("set", .set),
-            ("map_diff", .mapDiff), ("null", .null):
+            ("map_diff", .mapDiff), ("null", .null), ("map", .object):
             return true
         default:
             return false

@@ -23,6 +23,14 @@ enum RulesValue: Sendable {
     case mapDiff(old: [String: RulesValue], new: [String: RulesValue])
     /// A namespace of global functions (`math`, `timestamp`, `duration`, `latlng`, `hashing`).
     case namespace(String)
+    /// A map whose fields are computed on demand (see ``RulesObject``).
+    case object(any RulesObject)
+
+    /// This value with a lazy map turned into a plain one, for operations that need every field.
+    var materialized: RulesValue {
+        if case .object(let object) = self { return .map(object.materialize()) }
+        return self
+    }
 
     /// The rules type name, as `is` and error messages use it.
     var typeName: String {
@@ -41,6 +49,7 @@ enum RulesValue: Sendable {
         case .map: "map"
         case .set: "set"
         case .mapDiff: "map_diff"
+        case .object: "map"
         case .namespace(let name): name
         }
     }
@@ -82,6 +91,12 @@ enum RulesValue: Sendable {
     /// Rules equality: `1 == 1.0`, structural for lists and maps, different types unequal.
     static func equal(_ a: RulesValue, _ b: RulesValue) -> Bool {
         switch (a, b) {
+        // `request.auth != null` is the commonest comparison; answer it without building the map.
+        case (.object, .null), (.null, .object): return false
+        case (.object(let x), .object(let y)) where x === y: return true
+        default: break
+        }
+        switch (a.materialized, b.materialized) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y

@@ -73,6 +73,7 @@ public final class FirestoreRuleset: Sendable {
     }
 
     func authorize(_ request: FirestoreRequest, session: FirestoreSession) -> RulesDecision {
+        session.beginDocument()
         let fullPath = Self.requestPath(request)
         let requestValue = Self.requestValue(request, fullPath: fullPath)
         let resourceValue: RulesValue
@@ -136,31 +137,6 @@ public final class FirestoreRuleset: Sendable {
     }
 
     static func requestValue(_ request: FirestoreRequest, fullPath: [PathMatcher.Segment]) -> RulesValue {
-        var fields: [String: RulesValue] = [
-            "method": .string(request.method.rawValue),
-            "path": .path(knownSegments(fullPath)),
-            "time": .timestamp(request.time),
-        ]
-        if let auth = request.auth, !auth.isAdmin || auth.uid != nil {
-            fields["auth"] = .map([
-                "uid": auth.uid.map(RulesValue.string) ?? .null,
-                "token": .map(auth.claims.mapValues(RulesValue.init(json:))),
-            ])
-        } else {
-            fields["auth"] = .null
-        }
-        if let newData = request.newData {
-            fields["resource"] = FirestoreSession.resource(path: knownSegments(fullPath), data: newData)
-        } else {
-            fields["resource"] = .null
-        }
-        if let query = request.query {
-            fields["query"] = .map([
-                "limit": query.limit.map { .int(Int64($0)) } ?? .null,
-                "offset": query.offset.map { .int(Int64($0)) } ?? .null,
-                "orderBy": .list(query.orderBy.map(RulesValue.string)),
-            ])
-        }
-        return .map(fields)
+        .object(RequestObject(request, path: knownSegments(fullPath)))
     }
 }

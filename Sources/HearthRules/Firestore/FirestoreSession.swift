@@ -9,7 +9,8 @@ final class FirestoreSession {
     let reader: any RulesDocumentReader
     let limits: RulesLimits
     let maximumReads: Int
-    private let deadline: ContinuousClock.Instant
+    /// Set at the first time check rather than up front: reading the clock costs as much as a small rule.
+    private var deadline: ContinuousClock.Instant?
     var steps = 0
     var callDepth = 0
     var reads = 0
@@ -23,7 +24,13 @@ final class FirestoreSession {
         self.reader = reader
         self.limits = limits
         maximumReads = isBatch ? limits.maximumBatchReads : limits.maximumReads
-        deadline = .now + .nanoseconds(limits.maximumNanoseconds)
+    }
+
+    /// Starts the expression and time budgets afresh for the next document of a commit; the read budget and cache
+    /// stay shared across the commit, as Firestore counts reads per request.
+    func beginDocument() {
+        steps = 0
+        deadline = nil
     }
 
     func fail(_ message: String, _ location: SourceLocation) -> EvaluationError {
@@ -39,8 +46,16 @@ final class FirestoreSession {
                 message: "evaluation limit of \(limits.maximumSteps) expressions exceeded", location: e.location,
                 isFatal: true)
         }
-        if steps & 63 == 0 && ContinuousClock.now > deadline {
-            throw EvaluationError(message: "evaluation time limit exceeded", location: e.location, isFatal: true)
+        if steps & 63 == 0 {
+            let now = ContinuousClock.now
+            if let deadline {
+                if now > deadline {
+                    throw EvaluationError(
+                        message: "evaluation time limit exceeded", location: e.location, isFatal: true)
+                }
+            } else {
+                deadline = now + .nanoseconds(limits.maximumNanoseconds)
+            }
         }
         switch e.kind {
         case .null: return .null
@@ -149,6 +164,9 @@ final class FirestoreSession {
 
     func member(_ value: RulesValue, _ name: String, _ location: SourceLocation) throws(EvaluationError) -> RulesValue {
         switch value {
+        case .object(let object):
+            guard let field = object.member(name) else { throw fail("property '\(name)' is undefined", location) }
+            return field
         case .map(let fields):
             guard let field = fields[name] else { throw fail("property '\(name)' is undefined", location) }
             return field
@@ -165,6 +183,9 @@ final class FirestoreSession {
         -> RulesValue
     {
         switch (value, index) {
+        case (.object(let object), .string(let key)):
+            guard let field = object.member(key) else { throw fail("key '\(key)' is undefined", location) }
+            return field
         case (.map(let fields), .string(let key)):
             guard let field = fields[key] else { throw fail("key '\(key)' is undefined", location) }
             return field
@@ -273,6 +294,6 @@ final class FirestoreSession {
 
     /// `{data, id, __name__}` for a document at `path` (full rules path, `databases/…`).
     static func resource(path: [String], data: [String: Value]) -> RulesValue {
-        .map(["data": .map(data.mapValues(RulesValue.init)), "id": .string(path.last ?? ""), "__name__": .path(path)])
+        .object(ResourceObject(path: path, data: data))
     }
 }

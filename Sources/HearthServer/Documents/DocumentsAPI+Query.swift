@@ -16,6 +16,7 @@ extension DocumentsAPI {
             throw .invalidArgument("A :runQuery body needs a structuredQuery.")
         }
         let query = try StructuredQuery(firestoreJSON: queryJSON, at: "structuredQuery", database: route.database, parent: parent)
+        try access?.authorizeQuery(request, query, database: route.database)
         let explain = try Self.explainOptions(body["explainOptions"])
         let (transaction, isNew) = try transaction(from: body)
         // Each element of the response holds some members; the first also names a new transaction, and
@@ -76,6 +77,7 @@ extension DocumentsAPI {
         }
         let aggregation = try AggregationQuery(
             firestoreJSON: queryJSON, at: "structuredAggregationQuery", database: route.database, parent: parent)
+        try access?.authorizeQuery(request, aggregation.query, database: route.database)
         let explain = try Self.explainOptions(body["explainOptions"])
         let (transaction, isNew) = try transaction(from: body)
         let results = try store.runAggregation(aggregation, transaction: transaction)

@@ -9,6 +9,7 @@ extension DocumentsAPI {
         try rejectReadTime(request.queryValue("readTime"))
         let transaction = try request.queryValue("transaction").map { text throws(HearthError) in try TransactionID(base64: text) }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
+        try access?.authorizeGet(request, [route.path], database: route.database)
         guard let document = try store.document(at: route.path, transaction: transaction) else {
             throw .notFound("Document \"\(route.database.name(of: route.path))\" not found.")
         }
@@ -29,6 +30,7 @@ extension DocumentsAPI {
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
         let pageSize = min(try RequestParameters.integer(request, "pageSize").flatMap { $0 == 0 ? nil : $0 } ?? 1000, 10_000)
         let (orderBy, descending) = try Self.parseOrderBy(request.queryValue("orderBy"))
+        try access?.authorizeList(request, route.path, database: route.database, pageSize: pageSize)
         let page = try store.listDocuments(
             ListDocumentsRequest(
                 collection: route.path, pageSize: pageSize, pageToken: request.queryValue("pageToken").flatMap { $0.isEmpty ? nil : $0 },
@@ -96,6 +98,7 @@ extension DocumentsAPI {
             }
             paths.append(path)
         }
+        try access?.authorizeGet(request, paths, database: route.database)
         let documents = try store.documents(at: paths, transaction: transaction)
         let readTime = Timestamp.now.rfc3339
         var out: [UInt8] = Array("[".utf8)

@@ -18,6 +18,7 @@ extension DocumentsAPI {
         let fields = try Self.documentFields(try RequestParameters.body(request))
         let path = route.path.appending(id)
         let write = Write(path: path, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
+        try access?.authorizeWrites(request, [write], database: route.database)
         return commitOne(write, database: route.database, mask: mask)
     }
 
@@ -32,6 +33,7 @@ extension DocumentsAPI {
             exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
         let fields = try Self.documentFields(try RequestParameters.body(request))
         let write = Write(path: route.path, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
+        try access?.authorizeWrites(request, [write], database: route.database)
         return commitOne(write, database: route.database, mask: mask)
     }
 
@@ -41,6 +43,7 @@ extension DocumentsAPI {
         let precondition = try Precondition(
             exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
         let write = Write(path: route.path, operation: .delete, precondition: precondition)
+        try access?.authorizeWrites(request, [write], database: route.database)
         return .deferred { respond in
             store.commit([write], in: route.database) { result in
                 switch result {
@@ -63,6 +66,7 @@ extension DocumentsAPI {
         for (index, item) in (try body.array("writes") ?? []).enumerated() {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
+        try access?.authorizeWrites(request, writes, database: route.database)
         return .deferred { [writes, transaction] respond in
             store.commit(writes, in: route.database, transaction: transaction) { result in
                 switch result {

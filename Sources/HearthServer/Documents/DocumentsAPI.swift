@@ -8,6 +8,8 @@ struct DocumentsAPI: API {
     let configuration: ServerConfiguration
     /// `…/documents:listen` (GET the stream, POST a ListenRequest).
     var listen: ListenEndpoint? = nil
+    /// Security rules; `nil` checks nothing.
+    var access: DocumentAccess? = nil
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         do {

@@ -1,0 +1,89 @@
+internal import HearthCore
+
+/// A map whose fields are produced on demand: `request`, `resource` and document data. Most rules read one or two
+/// fields, so converting a whole document (or the caller's token claims) per request would dominate evaluation.
+protocol RulesObject: AnyObject, Sendable {
+    /// One field, or `nil` when absent.
+    func member(_ name: String) -> RulesValue?
+    /// Every field, for map methods, equality and `in`.
+    func materialize() -> [String: RulesValue]
+}
+
+/// Document fields, converted one at a time.
+final class DocumentDataObject: RulesObject {
+    let fields: [String: Value]
+    init(_ fields: [String: Value]) { self.fields = fields }
+    func member(_ name: String) -> RulesValue? { fields[name].map(RulesValue.init) }
+    func materialize() -> [String: RulesValue] { fields.mapValues(RulesValue.init) }
+}
+
+/// `resource` / `request.resource` / a `get()` result: `data`, `id`, `__name__`.
+final class ResourceObject: RulesObject {
+    let path: [String]
+    let data: DocumentDataObject
+    init(path: [String], data: [String: Value]) {
+        self.path = path
+        self.data = DocumentDataObject(data)
+    }
+    func member(_ name: String) -> RulesValue? {
+        switch name {
+        case "data": .object(data)
+        case "id": .string(path.last ?? "")
+        case "__name__": .path(path)
+        default: nil
+        }
+    }
+    func materialize() -> [String: RulesValue] {
+        ["data": .object(data), "id": .string(path.last ?? ""), "__name__": .path(path)]
+    }
+}
+
+/// `request.auth`: `uid` and `token` (the ID token's claims).
+final class AuthObject: RulesObject {
+    let auth: AuthContext
+    init(_ auth: AuthContext) { self.auth = auth }
+    func member(_ name: String) -> RulesValue? {
+        switch name {
+        case "uid": auth.uid.map(RulesValue.string) ?? .null
+        case "token": .map(auth.claims.mapValues(RulesValue.init(json:)))
+        default: nil
+        }
+    }
+    func materialize() -> [String: RulesValue] { ["uid": member("uid")!, "token": member("token")!] }
+}
+
+/// `request`: `auth`, `method`, `path`, `time`, `resource`, `query`.
+final class RequestObject: RulesObject {
+    let request: FirestoreRequest
+    let path: [String]
+    init(_ request: FirestoreRequest, path: [String]) {
+        self.request = request
+        self.path = path
+    }
+    func member(_ name: String) -> RulesValue? {
+        switch name {
+        case "auth":
+            guard let auth = request.auth, !auth.isAdmin || auth.uid != nil else { return .null }
+            return .object(AuthObject(auth))
+        case "method": return .string(request.method.rawValue)
+        case "path": return .path(path)
+        case "time": return .timestamp(request.time)
+        case "resource":
+            guard let data = request.newData else { return .null }
+            return .object(ResourceObject(path: path, data: data))
+        case "query":
+            guard let query = request.query else { return nil }
+            return .map([
+                "limit": query.limit.map { .int(Int64($0)) } ?? .null,
+                "offset": query.offset.map { .int(Int64($0)) } ?? .null,
+                "orderBy": .list(query.orderBy.map(RulesValue.string)),
+            ])
+        default: return nil
+        }
+    }
+    func materialize() -> [String: RulesValue] {
+        var fields: [String: RulesValue] = [:]
+        for name in ["auth", "method", "path", "time", "resource", "query"] { fields[name] = member(name) }
+        return fields
+    }
+}

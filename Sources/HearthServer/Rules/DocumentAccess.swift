@@ -1,0 +1,165 @@
+import HearthCore
+import HearthHTTP
+import HearthRules
+import HearthStore
+
+/// Security-rules checks for the document API: each handler makes one call here before touching data, and a denial
+/// is `PERMISSION_DENIED` with nothing applied.
+///
+/// Checks run before the store call, outside its transaction: a concurrent write between check and commit can
+/// change what the rules saw (Firestore evaluates inside the transaction).
+struct DocumentAccess: Sendable {
+    let engine: RulesEngine
+    let authenticator: RequestAuthenticator
+    let store: any DocumentStore
+
+    static let denied = HearthError(.permissionDenied, "Missing or insufficient permissions.")
+
+    /// The caller, or `nil` for an administrator (rules do not apply).
+    private func caller(_ request: HTTPRequest) throws(HearthError) -> AuthContext?? {
+        let auth = try authenticator.authenticate(request)
+        if auth?.isAdmin == true { return .none }
+        return .some(auth)
+    }
+
+    /// `get` on each document (GET of a document, `:batchGet`).
+    func authorizeGet(_ request: HTTPRequest, _ paths: [ResourcePath], database: DatabaseName) throws(HearthError) {
+        guard case .some(let auth) = try caller(request), !paths.isEmpty else { return }
+        let rules = engine.firestoreRules
+        let documents = try store.documents(at: paths, transaction: nil)
+        let reader = StoreDocumentReader(store: store, after: [:])
+        let now = Timestamp.now
+        for (path, document) in zip(paths, documents) {
+            let request = FirestoreRequest(
+                method: .get, path: path, database: database.database, auth: auth, time: now,
+                existingData: try document?.fields(), isBatch: paths.count > 1)
+            guard rules.authorize(request, reader: reader).isAllowed else { throw Self.denied }
+        }
+    }
+
+    /// `list` judged from the query, not its results: each OR branch's equality constraints stand in for
+    /// `resource.data`, and a rule that needs anything else fails (rules are not filters).
+    func authorizeQuery(_ request: HTTPRequest, _ query: StructuredQuery, database: DatabaseName) throws(HearthError) {
+        guard case .some(let auth) = try caller(request) else { return }
+        let rules = engine.firestoreRules
+        let collection =
+            query.allDescendants
+            ? ResourcePath(segments: [query.collectionID]) : query.parent.appending(query.collectionID)
+        let info = RulesQueryInfo(
+            limit: query.limit, offset: query.offset == 0 ? nil : query.offset,
+            orderBy: query.orderBy.map { $0.field.description })
+        let reader = StoreDocumentReader(store: store, after: [:])
+        for constraints in Self.constraintSets(query.filter) {
+            let rulesRequest = FirestoreRequest(
+                method: .list, path: collection, database: database.database, auth: auth, time: .now,
+                existingData: constraints, query: info, isCollectionGroup: query.allDescendants)
+            guard rules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
+        }
+    }
+
+    /// `list` of a collection page (GET of a collection): no constraints.
+    func authorizeList(
+        _ request: HTTPRequest, _ collection: ResourcePath, database: DatabaseName, pageSize: Int?
+    )
+        throws(HearthError)
+    {
+        var query = StructuredQuery(parent: collection.parent, collectionID: collection.lastSegment)
+        query.limit = pageSize
+        try authorizeQuery(request, query, database: database)
+    }
+
+    /// The writes of one request or commit, judged together; `getAfter()` sees the commit's result.
+    func authorizeWrites(_ request: HTTPRequest, _ writes: [Write], database: DatabaseName) throws(HearthError) {
+        guard case .some(let auth) = try caller(request), !writes.isEmpty else { return }
+        let rules = engine.firestoreRules
+        let now = Timestamp.now
+        var states: [ResourcePath: DocumentSnapshot?] = [:]
+        let stored = try store.documents(at: writes.map(\.path), transaction: nil)
+        for (write, document) in zip(writes, stored) where states[write.path] == nil {
+            states[write.path] = try document?.snapshot()
+        }
+        var requests: [FirestoreRequest] = []
+        for write in writes {
+            let before = states[write.path] ?? nil
+            let outcome: WriteApplier.Outcome
+            do {
+                outcome = try WriteApplier.apply(write, to: before, commitTime: now, database: database)
+            } catch {
+                // A failed precondition or invalid write: the store reports it with the proper error.
+                return
+            }
+            states[write.path] = outcome.document
+            let method: FirestoreMethod
+            if case .delete = write.operation {
+                method = .delete
+            } else {
+                method = before == nil ? .create : .update
+            }
+            requests.append(
+                FirestoreRequest(
+                    method: method, path: write.path, database: database.database, auth: auth, time: now,
+                    existingData: before?.fields, newData: method == .delete ? nil : outcome.document?.fields ?? [:],
+                    isBatch: writes.count > 1))
+        }
+        var after: [ResourcePath: [String: Value]?] = [:]
+        for (path, state) in states { after[path] = state?.fields }
+        let reader = StoreDocumentReader(store: store, after: after)
+        let decisions = rules.authorize(batch: requests, reader: reader)
+        guard decisions.count == requests.count, decisions.allSatisfy(\.isAllowed) else { throw Self.denied }
+    }
+
+    /// The equality constraints of each OR branch, as nested document fields (`a.b == 1` → `{a: {b: 1}}`).
+    static func constraintSets(_ filter: QueryFilter?) -> [[String: Value]] {
+        func sets(_ filter: QueryFilter) -> [[String: Value]] {
+            switch filter {
+            case .field(let path, .equal, let value):
+                var fields: [String: Value] = [:]
+                fields.setValue(value, at: path)
+                return [fields]
+            case .field(let path, .in, .array(let values)) where !values.isEmpty && values.count <= 30:
+                return values.map { value in
+                    var fields: [String: Value] = [:]
+                    fields.setValue(value, at: path)
+                    return fields
+                }
+            case .and(let parts):
+                var result: [[String: Value]] = [[:]]
+                for part in parts {
+                    let next = sets(part)
+                    result = result.flatMap { existing in
+                        next.map { extra in existing.merging(extra) { a, b in Self.merge(a, b) } }
+                    }
+                    if result.count > 64 { return [[:]] }
+                }
+                return result
+            case .or(let parts):
+                return parts.flatMap(sets)
+            default:
+                return [[:]]
+            }
+        }
+        guard let filter else { return [[:]] }
+        return sets(filter)
+    }
+
+    private static func merge(_ a: Value, _ b: Value) -> Value {
+        guard case .map(let x) = a, case .map(let y) = b else { return b }
+        return .map(x.merging(y) { merge($0, $1) })
+    }
+}
+
+/// Serves `get()`/`exists()` from the store and `getAfter()`/`existsAfter()` from the commit's simulated result.
+struct StoreDocumentReader: RulesDocumentReader {
+    let store: any DocumentStore
+    let after: [ResourcePath: [String: Value]?]
+
+    func document(at path: ResourcePath) -> [String: Value]? {
+        guard let document = try? store.documents(at: [path], transaction: nil).first, let document else { return nil }
+        return try? document.fields()
+    }
+
+    func documentAfter(at path: ResourcePath) -> [String: Value]? {
+        if let simulated = after[path] { return simulated }
+        return document(at: path)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+public import HearthCore
+public import HearthRules
+import Synchronization
+
+/// The rules in force for this server — document rules and tree rules — swapped atomically on reload.
+///
+/// The one entry point every API uses (documents, tree, listeners): read ``firestoreRules`` / ``databaseRules`` once
+/// per request and judge with them, so a reload never splits a request between two rule sets. Admin callers bypass
+/// rules; callers check `AuthContext.isAdmin` before asking.
+public final class RulesEngine: Sendable {
+    private struct State: Sendable {
+        var firestore: FirestoreRuleset
+        var database: DatabaseRuleset
+    }
+
+    private let state: Mutex<State>
+    private let configuration: ServerConfiguration
+    private let logger: Logger
+
+    /// The document rules in force.
+    public var firestoreRules: FirestoreRuleset { state.withLock { $0.firestore } }
+    /// The tree rules in force.
+    public var databaseRules: DatabaseRuleset { state.withLock { $0.database } }
+
+    /// Loads `--rules` and `--database-rules`. Without a file, development mode is open (with a warning) and
+    /// production denies every client (with a log line saying so).
+    /// - Throws: `INVALID_ARGUMENT` naming `file:line:column` when a rules file has an error.
+    public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
+        self.configuration = configuration
+        self.logger = logger
+        let firestore = try Self.loadFirestore(configuration, logger: logger)
+        let database = try Self.loadDatabase(configuration, logger: logger)
+        state = Mutex(State(firestore: firestore, database: database))
+    }
+
+    /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force.
+    /// - Returns: the errors, empty when everything reloaded.
+    @discardableResult
+    public func reload() -> [String] {
+        var errors: [String] = []
+        do {
+            let firestore = try Self.loadFirestore(configuration, logger: logger)
+            state.withLock { $0.firestore = firestore }
+        } catch {
+            errors.append(error.message)
+        }
+        do {
+            let database = try Self.loadDatabase(configuration, logger: logger)
+            state.withLock { $0.database = database }
+        } catch {
+            errors.append(error.message)
+        }
+        for error in errors {
+            logger.error("rules reload failed; previous rules stay in force", ["error": .string(error)])
+        }
+        if errors.isEmpty { logger.info("rules reloaded") }
+        return errors
+    }
+
+    /// Replaces the document rules with `source` (the emulator endpoint).
+    /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
+    public func replaceFirestoreRules(source: String) throws(HearthError) {
+        let rules: FirestoreRuleset
+        do {
+            rules = try FirestoreRuleset(source: source)
+        } catch {
+            throw .invalidArgument("firestore.rules:\(error.location.line):\(error.location.column): \(error.message)")
+        }
+        state.withLock { $0.firestore = rules }
+        logger.info("document rules replaced")
+    }
+
+    /// Replaces the tree rules with `source` (`PUT /.settings/rules.json`).
+    /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
+    public func replaceDatabaseRules(source: String) throws(HearthError) {
+        let rules: DatabaseRuleset
+        do {
+            rules = try DatabaseRuleset(source: source)
+        } catch {
+            throw .invalidArgument(
+                "database.rules.json:\(error.location.line):\(error.location.column): \(error.message)")
+        }
+        state.withLock { $0.database = rules }
+        logger.info("tree rules replaced")
+    }
+
+    /// Reloads on SIGHUP for the life of the process.
+    public func reloadOnHangup() {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler { [weak self] in self?.reload() }
+        source.resume()
+        let box = SignalSourceBox(source: source)
+        Self.hangupSources.withLock { $0.append(box) }
+    }
+
+    /// Keeps signal sources alive (a released source stops delivering).
+    private static let hangupSources = Mutex<[SignalSourceBox]>([])
+
+    private static func read(_ path: String) throws(HearthError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidArgument("Cannot read the rules file \(path).")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func loadFirestore(
+        _ configuration: ServerConfiguration, logger: Logger
+    ) throws(HearthError)
+        -> FirestoreRuleset
+    {
+        guard let path = configuration.rulesFile else {
+            if configuration.devMode {
+                logger.warning("NO DOCUMENT RULES: development mode without --rules allows every client everything")
+                return .allowAll
+            }
+            logger.info("no --rules file: document access is denied to every client (admin credentials still work)")
+            return .denyAll
+        }
+        do {
+            return try FirestoreRuleset(source: try read(path))
+        } catch let error as RulesSyntaxError {
+            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
+        } catch let error as HearthError {
+            throw error
+        } catch {
+            throw .invalidArgument("\(path): \(error)")
+        }
+    }
+
+    private static func loadDatabase(
+        _ configuration: ServerConfiguration, logger: Logger
+    ) throws(HearthError)
+        -> DatabaseRuleset
+    {
+        guard let path = configuration.databaseRulesFile else {
+            if configuration.devMode {
+                logger.warning(
+                    "NO TREE RULES: development mode without --database-rules allows every client everything")
+                return .allowAll
+            }
+            logger.info(
+                "no --database-rules file: tree access is denied to every client (admin credentials still work)")
+            return .denyAll
+        }
+        do {
+            return try DatabaseRuleset(source: try read(path))
+        } catch let error as RulesSyntaxError {
+            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
+        } catch let error as HearthError {
+            throw error
+        } catch {
+            throw .invalidArgument("\(path): \(error)")
+        }
+    }
+}
+
+/// Holds a signal source. Dispatch sources are thread-safe objects, but the overlay does not mark them `Sendable`;
+/// the box is only stored, never used after `resume()`.
+private final class SignalSourceBox: @unchecked Sendable {
+    let source: any DispatchSourceSignal
+    init(source: any DispatchSourceSignal) { self.source = source }
+}
