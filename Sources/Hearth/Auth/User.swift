@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Profile properties reflect the last sign-in, refresh or ``reload()``.
 public final class User: Sendable {
-    private let auth: Auth
+    let auth: Auth
     private let session: Mutex<AuthSession>
     /// The refresh in flight, so concurrent callers share one request.
     private let refreshing = Mutex<Task<String, any Error>?>(nil)
