@@ -36,6 +36,7 @@ enum BenchCommand {
 
     /// Runs the command and returns the process exit status.
     static func run(_ arguments: [String]) -> Int32 {
+        if ListenBenchCommand.handles(arguments) { return ListenBenchCommand.run(arguments) }
         let options: BenchOptions
         do {
             guard let parsed = try BenchOptions.parse(arguments) else {
