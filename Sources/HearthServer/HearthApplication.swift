@@ -56,7 +56,10 @@ public final class HearthApplication: Sendable {
             accounts.close()
             throw error
         }
-        listenHub = ListenHub(source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration))
+        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store)
+        listenHub = ListenHub(
+            source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
+            authorizer: ListenAccess(access: access))
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
@@ -65,7 +68,7 @@ public final class HearthApplication: Sendable {
             DocumentsAPI(
                 store: store, configuration: configuration,
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
-                access: DocumentAccess(engine: rules, authenticator: authenticator, store: store)),
+                access: access),
             RulesAPI(engine: rules, configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,

@@ -24,7 +24,13 @@ struct DocumentAccess: Sendable {
 
     /// `get` on each document (GET of a document, `:batchGet`).
     func authorizeGet(_ request: HTTPRequest, _ paths: [ResourcePath], database: DatabaseName) throws(HearthError) {
-        guard case .some(let auth) = try caller(request), !paths.isEmpty else { return }
+        guard case .some(let auth) = try caller(request) else { return }
+        try authorizeGet(auth: auth, paths, database: database)
+    }
+
+    /// `get` on each document for a caller that is not an administrator.
+    func authorizeGet(auth: AuthContext?, _ paths: [ResourcePath], database: DatabaseName) throws(HearthError) {
+        guard !paths.isEmpty else { return }
         let rules = engine.firestoreRules
         let documents = try store.documents(at: paths, transaction: nil)
         let reader = StoreDocumentReader(store: store, after: [:])
@@ -41,6 +47,11 @@ struct DocumentAccess: Sendable {
     /// `resource.data`, and a rule that needs anything else fails (rules are not filters).
     func authorizeQuery(_ request: HTTPRequest, _ query: StructuredQuery, database: DatabaseName) throws(HearthError) {
         guard case .some(let auth) = try caller(request) else { return }
+        try authorizeQuery(auth: auth, query, database: database)
+    }
+
+    /// A query for a caller that is not an administrator.
+    func authorizeQuery(auth: AuthContext?, _ query: StructuredQuery, database: DatabaseName) throws(HearthError) {
         let rules = engine.firestoreRules
         let collection =
             query.allDescendants
@@ -55,6 +66,19 @@ struct DocumentAccess: Sendable {
                 existingData: constraints, query: info, isCollectionGroup: query.allDescendants)
             guard rules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
         }
+    }
+
+    /// One document a query listener is about to deliver, judged by the list rule with the document's own data.
+    func authorizeDelivery(auth: AuthContext?, _ document: StoredDocument, query: StructuredQuery, database: DatabaseName)
+        throws(HearthError)
+    {
+        let collection = query.allDescendants ? ResourcePath(segments: [query.collectionID]) : document.path.parent
+        let rulesRequest = FirestoreRequest(
+            method: .list, path: collection, database: database.database, auth: auth, time: .now,
+            existingData: try document.fields(), query: RulesQueryInfo(limit: query.limit),
+            isCollectionGroup: query.allDescendants)
+        let reader = StoreDocumentReader(store: store, after: [:])
+        guard engine.firestoreRules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
     }
 
     /// `list` of a collection page (GET of a collection): no constraints.
