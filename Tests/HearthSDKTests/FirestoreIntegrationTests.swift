@@ -72,8 +72,10 @@ struct FirestoreIntegrationTests {
         await #expect(throws: FirestoreErrorCode.self) {
             try await db.collection(unique("bad")).document("x").setData(["a": FieldValue.delete()])
         }
+        let cached = try await db.collection(unique("x")).getDocuments(source: .cache)
+        #expect(cached.isEmpty && cached.metadata.isFromCache)
         await #expect(throws: FirestoreErrorCode.self) {
-            try await db.collection(unique("x")).getDocuments(source: .cache)
+            try await db.collection(unique("x")).document("never-read").getDocument(source: .cache)
         }
     }
 

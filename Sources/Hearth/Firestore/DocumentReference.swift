@@ -98,10 +98,25 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     // MARK: Reads
 
     /// Reads the document.
-    /// - Parameter source: `.cache` fails with `unavailable` until offline persistence lands.
+    /// - Parameter source: `.default` reads the server and falls back to the local cache when the server is
+    ///   unreachable; `.cache` reads only the cache (failing with `unavailable` when the document is not cached).
     public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
-        try source.checkServerAllowed()
-        return try await read(transaction: nil)
+        if source == .cache { return try cached() }
+        do throws(FirestoreErrorCode) {
+            return try await read(transaction: nil)
+        } catch {
+            guard source == .default, error.code == .unavailable else { throw error }
+            return try cached()
+        }
+    }
+
+    /// The cached snapshot, marked `isFromCache`.
+    private func cached() throws(FirestoreErrorCode) -> DocumentSnapshot {
+        guard let stored = firestore.cache.get(resourcePath) else {
+            throw FirestoreErrorCode(
+                .unavailable, "Failed to get document \(path) from cache: it has not been read before, and the client is offline or asked for the cache.")
+        }
+        return DocumentSnapshot(reference: self, stored: stored, metadata: SnapshotMetadata(isFromCache: true))
     }
 
     /// Completion-handler form of ``getDocument(source:)``.
@@ -116,8 +131,11 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
         do {
             let json = try await firestore.client.send(
                 "GET", path: resourcePath, query: transaction.map { [("transaction", $0)] } ?? [])
-            return DocumentSnapshot(reference: self, stored: try firestore.client.document(json))
+            let stored = try firestore.client.document(json)
+            firestore.cache.put(stored)
+            return DocumentSnapshot(reference: self, stored: stored)
         } catch where error.code == .notFound {
+            firestore.cache.remove(resourcePath)
             return DocumentSnapshot(reference: self, stored: nil)
         }
     }

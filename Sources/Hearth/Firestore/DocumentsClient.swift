@@ -126,7 +126,11 @@ struct DocumentsClient: Sendable {
     func commit(_ writes: [Write], transaction: String? = nil) async throws(FirestoreErrorCode) -> JSONValue {
         var body: [String: JSONValue] = ["writes": .array(writes.map(json))]
         if let transaction { body["transaction"] = .string(transaction) }
-        return try await send("POST", path: .root, suffix: ":commit", body: .object(body))
+        let result = try await send("POST", path: .root, suffix: ":commit", body: .object(body))
+        // The server's result (transforms applied) is not sent back, so cached copies of written documents are
+        // dropped rather than left stale; the next read caches them again.
+        for write in writes { app.firestore.cache.remove(write.path) }
+        return result
     }
 }
 

@@ -13,12 +13,17 @@ public final class Firestore: Sendable {
     let client: DocumentsClient
     /// The live `documents:listen` stream, opened on the first listener.
     let listenConnection: ListenConnection
+    /// Documents read so far, for reads while offline and `source: .cache`.
+    let cache: LocalDocumentCache
 
     init(app: HearthApp) {
         self.app = app
         database = DatabaseName(project: app.options.projectID)
         client = DocumentsClient(app: app, database: database)
         listenConnection = ListenConnection(client: client)
+        let safe = String("\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
+        cache = LocalDocumentCache(
+            url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"), database: database)
     }
 
     /// The default app's database. Call ``HearthApp/configure(options:)`` first.
@@ -62,21 +67,12 @@ public final class Firestore: Sendable {
 
 /// Where a read is served from.
 public enum FirestoreSource: Sendable, Hashable {
-    /// The server when reachable (the cache once offline persistence lands).
+    /// The server; when it is unreachable, the local cache of documents read before (`isFromCache == true`).
     case `default`
     /// Only the server.
     case server
-    /// Only the local cache. Hearth has no local cache yet, so such reads fail with `unavailable`.
+    /// Only the local cache of documents read before; never the network.
     case cache
-}
-
-extension FirestoreSource {
-    /// Fails reads that ask for the cache, which this version does not keep.
-    func checkServerAllowed() throws(FirestoreErrorCode) {
-        if self == .cache {
-            throw FirestoreErrorCode(.unavailable, "Reading from the cache is not supported yet: Hearth keeps no offline cache.")
-        }
-    }
 }
 
 /// Whether a snapshot's data is waiting for the server — Hearth's `SnapshotMetadata`.

@@ -144,10 +144,27 @@ public class Query: @unchecked Sendable {
     // MARK: Running
 
     /// Runs the query on the server.
-    /// - Parameter source: `.cache` fails with `unavailable` until offline persistence lands.
+    /// - Parameter source: `.default` falls back to evaluating the query over the local cache when the server is
+    ///   unreachable; `.cache` only evaluates it locally. Cached results carry `isFromCache == true`.
     public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
-        try source.checkServerAllowed()
-        return try await run(transaction: nil)
+        if source == .cache { return try cached() }
+        do throws(FirestoreErrorCode) {
+            return try await run(transaction: nil)
+        } catch {
+            guard source == .default, error.code == .unavailable else { throw error }
+            return try cached()
+        }
+    }
+
+    /// The query evaluated over the cached documents with HearthCore's matcher.
+    private func cached() throws(FirestoreErrorCode) -> QuerySnapshot {
+        var documents = firestore.cache.query(try state.wireQuery())
+        if state.limitToLast { documents.reverse() }
+        let snapshots = documents.map {
+            QueryDocumentSnapshot(
+                reference: DocumentReference(firestore, $0.path), stored: $0, metadata: SnapshotMetadata(isFromCache: true))
+        }
+        return QuerySnapshot(query: self, documents: snapshots, metadata: SnapshotMetadata(isFromCache: true))
     }
 
     /// Completion-handler form of ``getDocuments(source:)``.
@@ -166,6 +183,7 @@ public class Query: @unchecked Sendable {
         for entry in json.arrayValue ?? [] {
             guard let document = entry["document"] else { continue }
             let stored = try firestore.client.document(document)
+            if transaction == nil { firestore.cache.put(stored) }
             documents.append(
                 QueryDocumentSnapshot(reference: DocumentReference(firestore, stored.path), stored: stored))
         }
