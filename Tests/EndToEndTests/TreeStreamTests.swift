@@ -167,3 +167,70 @@ struct TreeStreamTests {
         }
     }
 }
+
+/// Streams opened while writes are in flight: each stream's first `put` plus its later events must rebuild exactly
+/// the value the server ends with — no change lost between snapshot and feed, none applied twice.
+@Suite("Tree streaming consistency", .timeLimit(.minutes(3)))
+struct TreeStreamConsistencyTests {
+    @Test("events applied to the first put rebuild the final value, for streams opened mid-stream of writes")
+    func rebuildsTheFinalValue() async throws {
+        try await withHearth(TreeStreamTests.options()) { server in
+            let client = server.client
+            let writing = Task {
+                for step in 0..<150 {
+                    let key = "k\(step % 7)"
+                    switch step % 5 {
+                    case 0: _ = try await client.tree("PATCH", "live", #"{"\#(key)/n":\#(step),"other/x":\#(step)}"#)
+                    case 1: _ = try await client.tree("DELETE", "live/\(key)")
+                    case 2: _ = try await client.tree("PUT", "live/\(key)/deep/v", "\(step)")
+                    case 3: _ = try await client.tree("PUT", "", #"{"live":{"reset":\#(step)},"elsewhere":1}"#)
+                    default: _ = try await client.tree("PUT", "live/\(key)", #"{"s":"v\#(step)"}"#)
+                    }
+                }
+            }
+            var streams: [TreeEventClient] = []
+            for _ in 0..<6 {
+                streams.append(try server.stream("live"))
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await writing.value
+            let final = try await client.treeValue("live")
+            for stream in streams {
+                // The last write's event is in flight at most briefly; wait until the rebuilt value matches or time runs out.
+                let deadline = ContinuousClock.now + .seconds(20)
+                var rebuilt: JSONValue?
+                while true {
+                    rebuilt = Self.rebuild(stream.received.filter { $0.event == "put" || $0.event == "patch" })
+                    if rebuilt ?? .null == final || ContinuousClock.now > deadline { break }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(rebuilt ?? .null == final, "events: \(stream.received.count)")
+                stream.disconnect()
+            }
+        }
+    }
+
+    /// Applies SSE events, starting from the first `put`, to a JSON value as a client does.
+    static func rebuild(_ events: [TreeSSE]) -> JSONValue? {
+        var value: JSONValue?
+        for event in events {
+            guard let path = event.path, let data = event.payload else { continue }
+            let segments = path.split(separator: "/").map(String.init)
+            if event.event == "put" {
+                value = setting(value, segments[...], data)
+            } else {
+                for (key, child) in data.objectValue ?? [:] {
+                    value = setting(value, (segments + key.split(separator: "/").map(String.init))[...], child)
+                }
+            }
+        }
+        return value
+    }
+
+    private static func setting(_ value: JSONValue?, _ path: ArraySlice<String>, _ new: JSONValue) -> JSONValue? {
+        guard let key = path.first else { return new == .null ? nil : new }
+        var members = value?.objectValue ?? [:]
+        members[key] = setting(members[key], path.dropFirst(), new)
+        return members.isEmpty ? nil : .object(members)
+    }
+}

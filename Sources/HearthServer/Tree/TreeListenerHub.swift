@@ -34,7 +34,7 @@ final class TreeListenerHub: Sendable {
         self.logger = logger
         let feed = tree.treeFeed
         let token = feed.subscribe { [weak self] changes in
-            guard let self, self.listenerCount.load(ordering: .relaxed) > 0 else { return }
+            guard let self, self.listenerCount.load(ordering: .sequentiallyConsistent) > 0 else { return }
             self.queue.async { self.deliver(changes) }
         }
         subscription.withLock { $0 = token }
@@ -57,7 +57,7 @@ final class TreeListenerHub: Sendable {
     }
 
     /// The number of open streams.
-    var count: Int { listenerCount.load(ordering: .relaxed) }
+    var count: Int { listenerCount.load(ordering: .sequentiallyConsistent) }
 
     /// Starts a stream: registers it, then (on the hub's queue) reads the location and sends the first `put`.
     func open(
@@ -75,17 +75,24 @@ final class TreeListenerHub: Sendable {
             guard let self else { return }
             self.queue.async { self.remove(id) }
         }
+        // Counted before the snapshot is read, so the feed hands over every change committed from then on; a
+        // change the snapshot already holds is skipped by its sequence number.
+        listenerCount.add(1, ordering: .sequentiallyConsistent)
         queue.async { [self] in start(listener) }
     }
 
     private func start(_ listener: TreeListener) {
         var listener = listener
-        guard !listener.stream.isClosed else { return }
+        guard !listener.stream.isClosed else {
+            listenerCount.subtract(1, ordering: .sequentiallyConsistent)
+            return
+        }
         let snapshot: TreeSnapshot
         do {
             snapshot = try tree.read(listener.namespace, at: listener.location, auth: listener.auth)
         } catch {
             logger.log(.error, "tree stream snapshot failed", ["error": .string(error.message)])
+            listenerCount.subtract(1, ordering: .sequentiallyConsistent)
             listener.stream.close()
             return
         }
@@ -94,7 +101,6 @@ final class TreeListenerHub: Sendable {
             state.listeners[listener.id] = listener
             state.index.insert(listener.id, namespace: listener.namespace, at: listener.location)
         }
-        listenerCount.add(1, ordering: .relaxed)
         if !listener.stream.send(first.frame(listener.format)) { remove(listener.id) }
     }
 
@@ -104,7 +110,7 @@ final class TreeListenerHub: Sendable {
             state.index.remove(id, namespace: listener.namespace, at: listener.location)
             return true
         }
-        if removed { listenerCount.subtract(1, ordering: .relaxed) }
+        if removed { listenerCount.subtract(1, ordering: .sequentiallyConsistent) }
     }
 
     /// Sends each change to the listeners it touches.
