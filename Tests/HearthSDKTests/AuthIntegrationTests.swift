@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 @Suite("Auth against a real server", .sharedServer)
@@ -92,8 +92,12 @@ struct AuthIntegrationTests {
         try await user.sendEmailVerification()
         let code = try #require(try await server.oobCode(for: email, type: "VERIFY_EMAIL"))
         // Follow the link as the user's mail client would.
-        var components = URLComponents(url: server.baseURL.appendingPathComponent("emulator/action"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [.init(name: "mode", value: "verifyEmail"), .init(name: "oobCode", value: code), .init(name: "apiKey", value: "test")]
+        var components = URLComponents(
+            url: server.baseURL.appendingPathComponent("emulator/action"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            .init(name: "mode", value: "verifyEmail"), .init(name: "oobCode", value: code),
+            .init(name: "apiKey", value: "test"),
+        ]
         _ = try await URLSession.shared.data(from: components.url!)
         try await user.reload()
         #expect(user.isEmailVerified)

@@ -7,7 +7,8 @@ import Testing
 struct AuthUnitTests {
     static func signInAnswer(expiresIn: Int = 3600, token: String = "id-1") -> TransportResponse {
         FakeTransport.json(
-            #"{"localId":"u1","email":"a@example.com","idToken":"\#(token)","refreshToken":"r-1","expiresIn":"\#(expiresIn)"}"#)
+            #"{"localId":"u1","email":"a@example.com","idToken":"\#(token)","refreshToken":"r-1","expiresIn":"\#(expiresIn)"}"#
+        )
     }
 
     @Test func signInSendsIdentityToolkitRequestAndSetsCurrentUser() async throws {
@@ -19,7 +20,9 @@ struct AuthUnitTests {
         #expect(auth.currentUser?.uid == "u1")
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "http://fake.invalid:1/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k")
+        #expect(
+            request.url.absoluteString
+                == "http://fake.invalid:1/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k")
         let body = bodyJSON(request)
         #expect(body["email"] as? String == "a@example.com")
         #expect(body["returnSecureToken"] as? Bool == true)
@@ -67,7 +70,8 @@ struct AuthUnitTests {
     @Test func tokenIsRefreshedBeforeExpiry() async throws {
         let transport = FakeTransport { request in
             if request.url.path.contains("securetoken") {
-                return FakeTransport.json(#"{"id_token":"id-2","refresh_token":"r-2","expires_in":"3600","user_id":"u1"}"#)
+                return FakeTransport.json(
+                    #"{"id_token":"id-2","refresh_token":"r-2","expires_in":"3600","user_id":"u1"}"#)
             }
             // Expires within the five-minute margin, so the next use must refresh.
             return Self.signInAnswer(expiresIn: 60)

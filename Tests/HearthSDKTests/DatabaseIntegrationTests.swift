@@ -57,10 +57,13 @@ struct DatabaseIntegrationTests {
 
     @Test func queries() async throws {
         let scores = try root().child("scores")
-        try await scores.setValue(["ann": ["score": 50], "bob": ["score": 90], "cid": ["score": 70], "dan": ["score": 10]])
+        try await scores.setValue([
+            "ann": ["score": 50], "bob": ["score": 90], "cid": ["score": 70], "dan": ["score": 10],
+        ])
         let top = try await scores.queryOrdered(byChild: "score").queryLimited(toLast: 2).getData()
         #expect(top.children.map { $0.key ?? "" } == ["cid", "bob"])
-        let range = try await scores.queryOrdered(byChild: "score").queryStarting(atValue: 40).queryEnding(atValue: 80).getData()
+        let range = try await scores.queryOrdered(byChild: "score").queryStarting(atValue: 40).queryEnding(atValue: 80)
+            .getData()
         #expect(range.children.map { $0.key ?? "" } == ["ann", "cid"])
         let first = try await scores.queryOrderedByKey().queryLimited(toFirst: 2).getData()
         #expect(first.children.map { $0.key ?? "" } == ["ann", "bob"])

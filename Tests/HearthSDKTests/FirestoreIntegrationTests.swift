@@ -115,20 +115,29 @@ struct FirestoreIntegrationTests {
         let db = try database()
         let collection = try await seed(db, 12)
         #expect(numbers(try await collection.order(by: "n").getDocuments()) == Array(0..<12))
-        #expect(numbers(try await collection.order(by: "n", descending: true).limit(to: 3).getDocuments()) == [11, 10, 9])
+        #expect(
+            numbers(try await collection.order(by: "n", descending: true).limit(to: 3).getDocuments()) == [11, 10, 9])
         #expect(numbers(try await collection.order(by: "n").limit(toLast: 3).getDocuments()) == [9, 10, 11])
         #expect(numbers(try await collection.whereField("n", isEqualTo: 4).getDocuments()) == [4])
-        #expect(numbers(try await collection.whereField("n", isNotEqualTo: 4).whereField("n", isLessThan: 3).getDocuments()) == [0, 1, 2])
+        #expect(
+            numbers(try await collection.whereField("n", isNotEqualTo: 4).whereField("n", isLessThan: 3).getDocuments())
+                == [0, 1, 2])
         #expect(numbers(try await collection.whereField("n", isLessThanOrEqualTo: 1).getDocuments()) == [0, 1])
         #expect(numbers(try await collection.whereField("n", isGreaterThan: 10).getDocuments()) == [11])
         #expect(numbers(try await collection.whereField("n", isGreaterThanOrEqualTo: 10).getDocuments()) == [10, 11])
-        #expect(numbers(try await collection.whereField("tags", arrayContains: "t1").getDocuments()).sorted() == [1, 5, 9])
-        #expect(numbers(try await collection.whereField("tags", arrayContainsAny: ["t1", "t2"]).getDocuments()).sorted() == [1, 2, 5, 6, 9, 10])
+        #expect(
+            numbers(try await collection.whereField("tags", arrayContains: "t1").getDocuments()).sorted() == [1, 5, 9])
+        #expect(
+            numbers(try await collection.whereField("tags", arrayContainsAny: ["t1", "t2"]).getDocuments()).sorted()
+                == [1, 2, 5, 6, 9, 10])
         #expect(numbers(try await collection.whereField("n", in: [3, 7, 99]).getDocuments()).sorted() == [3, 7])
         #expect(numbers(try await collection.whereField("n", notIn: Array(2..<12)).getDocuments()) == [0, 1])
         #expect(numbers(try await collection.whereField(FieldPath.documentID(), isEqualTo: "d5").getDocuments()) == [5])
         let or = collection.whereFilter(
-            .orFilter([.whereField("n", isEqualTo: 1), .andFilter([.whereField("even", isEqualTo: true), .whereField("group", isEqualTo: "b")])]))
+            .orFilter([
+                .whereField("n", isEqualTo: 1),
+                .andFilter([.whereField("even", isEqualTo: true), .whereField("group", isEqualTo: "b")]),
+            ]))
         #expect(numbers(try await or.getDocuments()).sorted() == [1, 4, 10])
         // Cursors by value and by document.
         let ordered = collection.order(by: "n")
@@ -142,15 +151,18 @@ struct FirestoreIntegrationTests {
         #expect(numbers(try await ordered.end(beforeDocument: last).getDocuments()) == [0, 1, 2, 3])
         #expect(numbers(try await ordered.end(atDocument: last).getDocuments()) == [0, 1, 2, 3, 4])
         // Equality plus order on another field needs a declared composite index, as in Firestore; by ID it does not.
-        #expect(numbers(try await collection.whereField("group", isEqualTo: "b").getDocuments()).sorted() == [1, 4, 7, 10])
+        #expect(
+            numbers(try await collection.whereField("group", isEqualTo: "b").getDocuments()).sorted() == [1, 4, 7, 10])
     }
 
     @Test func aggregationsAndCollectionGroups() async throws {
         let db = try database()
         let collection = try await seed(db, 10)
         #expect(try await collection.count.getAggregation(source: .server).count == 10)
-        #expect(try await collection.whereField("even", isEqualTo: true).count.getAggregation(source: .server).count == 5)
-        let aggregate = try await collection.aggregate([.count(), .sum("n"), .average("n")]).getAggregation(source: .server)
+        #expect(
+            try await collection.whereField("even", isEqualTo: true).count.getAggregation(source: .server).count == 5)
+        let aggregate = try await collection.aggregate([.count(), .sum("n"), .average("n")]).getAggregation(
+            source: .server)
         #expect((aggregate.get(.sum("n")) as? NSNumber)?.intValue == 45)
         #expect((aggregate.get(.average("n")) as? NSNumber)?.doubleValue == 4.5)
         #expect(aggregate.count == 10)
@@ -181,7 +193,9 @@ struct FirestoreIntegrationTests {
             #expect(error.code == .notFound)
         }
         #expect(try await collection.document("a").getDocument().get("v") as? Int == 1)
-        try await db.batch().deleteDocument(collection.document("a")).setData(["w": true], forDocument: collection.document("b"), merge: true).commit()
+        try await db.batch().deleteDocument(collection.document("a")).setData(
+            ["w": true], forDocument: collection.document("b"), merge: true
+        ).commit()
         #expect(try await collection.getDocuments().count == 1)
         #expect(try await collection.document("b").getDocument().data()?.count == 2)
     }
@@ -241,7 +255,8 @@ struct FirestoreIntegrationTests {
         let name = "offline-\(UUID().uuidString.prefix(6))"
         HearthApp.configure(
             name: name,
-            options: HearthOptions(serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo",
+            options: HearthOptions(
+                serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo",
                 storageDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)))
         let app = try #require(HearthApp.app(name: name))
         let db = Firestore.firestore(app: app)

@@ -20,7 +20,10 @@ struct FirestoreUnitTests {
         let transport = Self.committing()
         let db = Firestore.firestore(app: fakeApp(transport))
         try await db.document("users/ann").setData(
-            ["name": "Ann", "address": ["city": "Berlin"], "at": FieldValue.serverTimestamp(), "old": FieldValue.delete()],
+            [
+                "name": "Ann", "address": ["city": "Berlin"], "at": FieldValue.serverTimestamp(),
+                "old": FieldValue.delete(),
+            ],
             merge: true)
         let request = try #require(transport.requests.first)
         #expect(request.url.absoluteString.hasSuffix("/v1/\(Self.root):commit"))
@@ -52,7 +55,9 @@ struct FirestoreUnitTests {
     @Test func invalidDataFailsBeforeAnyRequest() async throws {
         let transport = Self.committing()
         let db = Firestore.firestore(app: fakeApp(transport))
-        await #expect(throws: FirestoreErrorCode.self) { try await db.document("a/b").setData(["x": FieldValue.delete()]) }
+        await #expect(throws: FirestoreErrorCode.self) {
+            try await db.document("a/b").setData(["x": FieldValue.delete()])
+        }
         await #expect(throws: FirestoreErrorCode.self) { try await db.document("a/b").setData(["x": [[1]]]) }
         await #expect(throws: FirestoreErrorCode.self) { try await db.document("a/b").setData(["x": NSObject()]) }
         #expect(transport.requests.isEmpty)
@@ -61,7 +66,8 @@ struct FirestoreUnitTests {
     @Test func limitToLastReversesOrderAndResults() async throws {
         let transport = FakeTransport { _ in
             FakeTransport.json(
-                #"[{"document":{"name":"\#(Self.root)/c/b","fields":{"n":{"integerValue":"2"}}}},{"document":{"name":"\#(Self.root)/c/a","fields":{"n":{"integerValue":"1"}}}}]"#)
+                #"[{"document":{"name":"\#(Self.root)/c/b","fields":{"n":{"integerValue":"2"}}}},{"document":{"name":"\#(Self.root)/c/a","fields":{"n":{"integerValue":"1"}}}}]"#
+            )
         }
         let db = Firestore.firestore(app: fakeApp(transport))
         let snapshot = try await db.collection("c").order(by: "n").limit(toLast: 2).getDocuments()
@@ -106,7 +112,8 @@ struct FirestoreUnitTests {
                     return count
                 }
                 if attempt < 3 {
-                    return FakeTransport.json(#"{"error":{"code":409,"message":"conflict","status":"ABORTED"}}"#, status: 409)
+                    return FakeTransport.json(
+                        #"{"error":{"code":409,"message":"conflict","status":"ABORTED"}}"#, status: 409)
                 }
                 return FakeTransport.json(#"{"writeResults":[{}]}"#)
             }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Hearth
 import Synchronization
 import Testing
+
+@testable import Hearth
 
 @Suite("SSE parsing")
 struct ListenUnitTests {

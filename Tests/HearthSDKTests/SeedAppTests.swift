@@ -83,7 +83,9 @@ struct SeedAppTests {
         let posts = Database.database(app: app).reference().child("user-posts").child(user.uid)
         let post = posts.childByAutoId()
         try await post.setValue(["title": "Hello", "body": "First", "at": ServerValue.timestamp()])
-        try await posts.parent?.parent?.child("posts").child(post.key ?? "").setValue(["uid": user.uid, "title": "Hello"])
+        try await posts.parent?.parent?.child("posts").child(post.key ?? "").setValue([
+            "uid": user.uid, "title": "Hello",
+        ])
         try await post.updateChildValues(["body": "Edited"])
         let read = try await post.getData()
         #expect(read.childSnapshot(forPath: "body").value as? String == "Edited")

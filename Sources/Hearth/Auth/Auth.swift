@@ -235,7 +235,9 @@ func complete<T: Sendable>(
 }
 
 /// Runs `body` in a task and reports its error, if any, to a completion handler.
-func completeVoid(_ completion: (@Sendable ((any Error)?) -> Void)?, _ body: @escaping @Sendable () async throws -> Void) {
+func completeVoid(
+    _ completion: (@Sendable ((any Error)?) -> Void)?, _ body: @escaping @Sendable () async throws -> Void
+) {
     Task {
         do {
             try await body()

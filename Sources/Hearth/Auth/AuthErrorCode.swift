@@ -72,7 +72,6 @@ public struct AuthErrorCode: Error, Sendable, Hashable, CustomStringConvertible,
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
 
-
     /// `emailAlreadyInUse`.
     public static let emailAlreadyInUse = Code.emailAlreadyInUse
     /// `invalidEmail`.

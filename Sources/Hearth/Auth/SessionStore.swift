@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Security)
-    import Security
+import Security
 #endif
 
 /// Keeps the signed-in session across launches: the keychain on Apple platforms, an owner-only file elsewhere.
@@ -14,7 +14,7 @@ protocol SessionStore: Sendable {
 func makeSessionStore(for app: HearthApp) -> any SessionStore {
     let key = "\(app.name).\(app.options.projectID)"
     #if canImport(Security)
-        if app.options.storageDirectory == nil { return KeychainSessionStore(account: key) }
+    if app.options.storageDirectory == nil { return KeychainSessionStore(account: key) }
     #endif
     let safe = String(key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
     return FileSessionStore(
@@ -58,39 +58,41 @@ struct FileSessionStore: SessionStore {
 }
 
 #if canImport(Security)
-    /// A generic-password keychain item holding the session JSON.
-    struct KeychainSessionStore: SessionStore {
-        let account: String
-        private let service = "dev.hearth.auth"
+/// A generic-password keychain item holding the session JSON.
+struct KeychainSessionStore: SessionStore {
+    let account: String
+    private let service = "dev.hearth.auth"
 
-        private var query: [String: Any] {
-            [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-             kSecAttrAccount as String: account]
+    private var query: [String: Any] {
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account,
+        ]
+    }
+
+    func load() -> AuthSession? {
+        var search = query
+        search[kSecReturnData as String] = true
+        search[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: AnyObject?
+        guard SecItemCopyMatching(search as CFDictionary, &result) == errSecSuccess, let data = result as? Data
+        else { return nil }
+        return try? JSONDecoder().decode(AuthSession.self, from: data)
+    }
+
+    func save(_ session: AuthSession?) throws(AuthErrorCode) {
+        SecItemDelete(query as CFDictionary)
+        guard let session else { return }
+        guard let data = try? JSONEncoder().encode(session) else {
+            throw AuthErrorCode(.keychainError, "Cannot encode the session.")
         }
-
-        func load() -> AuthSession? {
-            var search = query
-            search[kSecReturnData as String] = true
-            search[kSecMatchLimit as String] = kSecMatchLimitOne
-            var result: AnyObject?
-            guard SecItemCopyMatching(search as CFDictionary, &result) == errSecSuccess, let data = result as? Data
-            else { return nil }
-            return try? JSONDecoder().decode(AuthSession.self, from: data)
-        }
-
-        func save(_ session: AuthSession?) throws(AuthErrorCode) {
-            SecItemDelete(query as CFDictionary)
-            guard let session else { return }
-            guard let data = try? JSONEncoder().encode(session) else {
-                throw AuthErrorCode(.keychainError, "Cannot encode the session.")
-            }
-            var item = query
-            item[kSecValueData as String] = data
-            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            let status = SecItemAdd(item as CFDictionary, nil)
-            guard status == errSecSuccess else {
-                throw AuthErrorCode(.keychainError, "Keychain error \(status).")
-            }
+        var item = query
+        item[kSecValueData as String] = data
+        item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        let status = SecItemAdd(item as CFDictionary, nil)
+        guard status == errSecSuccess else {
+            throw AuthErrorCode(.keychainError, "Keychain error \(status).")
         }
     }
+}
 #endif

@@ -30,7 +30,9 @@ func decodeValue<T: Decodable>(
 
 private func nativeValue<T>(_ type: T.Type, from value: Any, codingPath: [any CodingKey]) throws -> T? {
     func mismatch() -> DecodingError {
-        .typeMismatch(T.self, .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(Swift.type(of: value))."))
+        .typeMismatch(
+            T.self,
+            .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(Swift.type(of: value))."))
     }
     if T.self == Timestamp.self {
         guard let time = value as? Timestamp else { throw mismatch() }
@@ -69,7 +71,8 @@ struct ValueDecoder: Swift.Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let map = value as? [String: Any] else {
             throw DecodingError.typeMismatch(
-                [String: Any].self, .init(codingPath: codingPath, debugDescription: "Expected a map, found \(Swift.type(of: value))."))
+                [String: Any].self,
+                .init(codingPath: codingPath, debugDescription: "Expected a map, found \(Swift.type(of: value))."))
         }
         return KeyedDecodingContainer(KeyedValueContainer<Key>(map: map, context: context, codingPath: codingPath))
     }
@@ -77,7 +80,8 @@ struct ValueDecoder: Swift.Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard let list = value as? [Any] else {
             throw DecodingError.typeMismatch(
-                [Any].self, .init(codingPath: codingPath, debugDescription: "Expected an array, found \(type(of: value))."))
+                [Any].self,
+                .init(codingPath: codingPath, debugDescription: "Expected an array, found \(type(of: value))."))
         }
         return UnkeyedValueContainer(list: list, context: context, codingPath: codingPath)
     }
@@ -124,11 +128,13 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: try value(for: key), context: context, codingPath: codingPath + [key]).container(keyedBy: type)
+        try ValueDecoder(value: try value(for: key), context: context, codingPath: codingPath + [key]).container(
+            keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: try value(for: key), context: context, codingPath: codingPath + [key]).unkeyedContainer()
+        try ValueDecoder(value: try value(for: key), context: context, codingPath: codingPath + [key])
+            .unkeyedContainer()
     }
 
     func superDecoder() throws -> any Swift.Decoder {
@@ -174,7 +180,9 @@ struct UnkeyedValueContainer: UnkeyedDecodingContainer {
         try decodeValue(T.self, from: try next(), context: context, codingPath: codingPath)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try ValueDecoder(value: try next(), context: context, codingPath: codingPath).container(keyedBy: type)
     }
 
@@ -195,7 +203,9 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value is NSNull }
 
     private func mismatch<T>(_ type: T.Type) -> DecodingError {
-        .typeMismatch(T.self, .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(Swift.type(of: value))."))
+        .typeMismatch(
+            T.self,
+            .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(Swift.type(of: value))."))
     }
 
     func decode(_ type: Bool.Type) throws -> Bool {

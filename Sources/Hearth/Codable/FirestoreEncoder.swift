@@ -15,7 +15,8 @@ extension Firestore {
             let box = EncodingBox()
             try encodeValue(value, into: box, codingPath: [])
             guard let map = box.resolve() as? [String: Any] else {
-                throw FirestoreErrorCode(.invalidArgument, "\(T.self) must encode as a keyed container (a struct or class).")
+                throw FirestoreErrorCode(
+                    .invalidArgument, "\(T.self) must encode as a keyed container (a struct or class).")
             }
             return map
         }
@@ -156,7 +157,9 @@ struct UnkeyedBoxContainer: UnkeyedEncodingContainer {
         try encodeValue(value, into: box.appendChild(), codingPath: codingPath)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = box.appendChild()
         child.makeMap()
         return KeyedEncodingContainer(KeyedBoxContainer<NestedKey>(box: child, codingPath: codingPath))

@@ -29,7 +29,8 @@ struct SSEParser {
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.isEmpty {
                 if !data.isEmpty || !event.isEmpty {
-                    events.append(ServerSentEvent(event: event.isEmpty ? "message" : event, data: data.joined(separator: "\n")))
+                    events.append(
+                        ServerSentEvent(event: event.isEmpty ? "message" : event, data: data.joined(separator: "\n")))
                 }
                 event = ""
                 data = []

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
@@ -59,7 +59,8 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         if !(200..<300).contains(status) {
             continuation.finish(throwing: FirestoreErrorCode(status: status, body: errorBody))
         } else if let error {
-            continuation.finish(throwing: FirestoreErrorCode(.unavailable, "The stream ended: \(error.localizedDescription)"))
+            continuation.finish(
+                throwing: FirestoreErrorCode(.unavailable, "The stream ended: \(error.localizedDescription)"))
         } else {
             continuation.finish()
         }

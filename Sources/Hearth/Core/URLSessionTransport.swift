@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The default ``Transport``: `URLSession` (FoundationNetworking on Linux), HTTP/1.1 keep-alive.

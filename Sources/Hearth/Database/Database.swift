@@ -56,9 +56,13 @@ public final class Database: Sendable {
         var items = query
         if let token = try await app.auth.idTokenForRequest() { items.append(("auth", token)) }
         if !items.isEmpty {
-            text += "?" + items.map { "\(DocumentsClient.escape($0.0))=\(DocumentsClient.escape($0.1))" }.joined(separator: "&")
+            text +=
+                "?"
+                + items.map { "\(DocumentsClient.escape($0.0))=\(DocumentsClient.escape($0.1))" }.joined(separator: "&")
         }
-        guard let url = URL(string: text) else { throw DatabaseError(.invalidArgument, "Cannot form a URL for \(path).") }
+        guard let url = URL(string: text) else {
+            throw DatabaseError(.invalidArgument, "Cannot form a URL for \(path).")
+        }
         var headers = extra
         if body != nil { headers["Content-Type"] = "application/json" }
         let response: TransportResponse
@@ -71,9 +75,11 @@ public final class Database: Sendable {
         let json = (try? JSONParser.parse(Array(response.body))) ?? .null
         guard (200..<300).contains(response.status) else {
             if response.status == 412 { throw DatabaseError(.failedPrecondition, "The value changed (ETag mismatch).") }
-            let message = json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
+            let message =
+                json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
             let code: FirestoreErrorCode.Code =
-                response.status == 401 || response.status == 403 ? .permissionDenied
+                response.status == 401 || response.status == 403
+                ? .permissionDenied
                 : response.status == 400 ? .invalidArgument : .unknown
             throw DatabaseError(code, message)
         }

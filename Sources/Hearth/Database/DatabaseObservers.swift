@@ -90,7 +90,8 @@ extension DatabaseQuery {
                                 failures = 0
                                 let previous = tree
                                 tree = next
-                                Self.fire(eventType, old: previous, new: next, reference: reference, order: order, block)
+                                Self.fire(
+                                    eventType, old: previous, new: next, reference: reference, order: order, block)
                             }
                         }
                     } catch {
@@ -147,9 +148,14 @@ extension Database {
         var items = query
         if let token = try await app.auth.idTokenForRequest() { items.append(("auth", token)) }
         if !items.isEmpty {
-            text += "?" + items.map { "\(DocumentsClient.escape($0.0))=\(DocumentsClient.escape($0.1))" }.joined(separator: "&")
+            text +=
+                "?"
+                + items.map { "\(DocumentsClient.escape($0.0))=\(DocumentsClient.escape($0.1))" }.joined(separator: "&")
         }
-        guard let url = URL(string: text) else { throw DatabaseError(.invalidArgument, "Cannot form a URL for \(path).") }
-        return try await app.transport.stream(TransportRequest(method: "GET", url: url, headers: ["Accept": "text/event-stream"]))
+        guard let url = URL(string: text) else {
+            throw DatabaseError(.invalidArgument, "Cannot form a URL for \(path).")
+        }
+        return try await app.transport.stream(
+            TransportRequest(method: "GET", url: url, headers: ["Accept": "text/event-stream"]))
     }
 }

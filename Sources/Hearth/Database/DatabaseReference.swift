@@ -20,7 +20,7 @@ enum TreeOrder: Sendable, Equatable {
 }
 
 /// A read of part of the tree: ordered, bounded, limited — Hearth's `DatabaseQuery`.
-// Not final: `DatabaseReference` is a query, as in Firebase. Its stored properties are immutable Sendable values.
+/// Not final: `DatabaseReference` is a query, as in Firebase. Its stored properties are immutable Sendable values.
 public class DatabaseQuery: @unchecked Sendable {
     /// The database.
     public let database: Database
@@ -87,7 +87,8 @@ public class DatabaseQuery: @unchecked Sendable {
 
     /// Reads the value once and calls `block` — the `.value` event only in this version (live observers are not
     /// available yet; other event types report nothing).
-    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) {
+    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
+    {
         guard eventType == .value else { return }
         Task { if let snapshot = try? await getData() { block(snapshot) } }
     }
@@ -161,7 +162,9 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
     }
 
     /// Completion-handler form of ``setValue(_:)``.
-    public func setValue(_ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
+    public func setValue(
+        _ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+    ) {
         let json = Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }
         Task {
             do {

@@ -50,7 +50,8 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     /// Writes `documentData`; with `merge`, only the given fields change and nested maps are merged.
     public func setData(_ documentData: [String: Any], merge: Bool) async throws {
         let write =
-            merge ? try WriteBuilder.merge(resourcePath, documentData) : try WriteBuilder.set(resourcePath, documentData)
+            merge
+            ? try WriteBuilder.merge(resourcePath, documentData) : try WriteBuilder.set(resourcePath, documentData)
         try await commit(write)
     }
 
@@ -81,7 +82,9 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     ) {
         submit(
             Result { () throws(FirestoreErrorCode) in
-                merge ? try WriteBuilder.merge(resourcePath, documentData) : try WriteBuilder.set(resourcePath, documentData)
+                merge
+                    ? try WriteBuilder.merge(resourcePath, documentData)
+                    : try WriteBuilder.set(resourcePath, documentData)
             }, completion)
     }
 
@@ -114,7 +117,9 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     private func cached() throws(FirestoreErrorCode) -> DocumentSnapshot {
         guard let stored = firestore.cache.get(resourcePath) else {
             throw FirestoreErrorCode(
-                .unavailable, "Failed to get document \(path) from cache: it has not been read before, and the client is offline or asked for the cache.")
+                .unavailable,
+                "Failed to get document \(path) from cache: it has not been read before, and the client is offline or asked for the cache."
+            )
         }
         return DocumentSnapshot(reference: self, stored: stored, metadata: SnapshotMetadata(isFromCache: true))
     }
@@ -134,7 +139,7 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
             let stored = try firestore.client.document(json)
             firestore.cache.put(stored)
             return DocumentSnapshot(reference: self, stored: stored)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             firestore.cache.remove(resourcePath)
             return DocumentSnapshot(reference: self, stored: nil)
         }

@@ -3,7 +3,7 @@ import HearthCore
 
 /// A document's contents at one moment — Hearth's `DocumentSnapshot`. ``exists`` is `false` and ``data()`` `nil` when
 /// the document does not exist.
-// Not final: `QueryDocumentSnapshot` refines it, as in Firebase. Every stored property is an immutable Sendable value.
+/// Not final: `QueryDocumentSnapshot` refines it, as in Firebase. Every stored property is an immutable Sendable value.
 public class DocumentSnapshot: @unchecked Sendable {
     /// The document's reference.
     public let reference: DocumentReference

@@ -25,7 +25,11 @@ public final class FieldValue: Sendable {
     /// Adds `value` to the field's number.
     public static func increment(_ value: Int) -> FieldValue { FieldValue(.increment(.integer(Int64(value)))) }
     /// Appends each element not already present.
-    public static func arrayUnion(_ elements: [Any]) -> FieldValue { FieldValue(.arrayUnion(Result { () throws(FirestoreErrorCode) in try UserData.values(elements) })) }
+    public static func arrayUnion(_ elements: [Any]) -> FieldValue {
+        FieldValue(.arrayUnion(Result { () throws(FirestoreErrorCode) in try UserData.values(elements) }))
+    }
     /// Removes every occurrence of each element.
-    public static func arrayRemove(_ elements: [Any]) -> FieldValue { FieldValue(.arrayRemove(Result { () throws(FirestoreErrorCode) in try UserData.values(elements) })) }
+    public static func arrayRemove(_ elements: [Any]) -> FieldValue {
+        FieldValue(.arrayRemove(Result { () throws(FirestoreErrorCode) in try UserData.values(elements) }))
+    }
 }

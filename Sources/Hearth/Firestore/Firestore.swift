@@ -21,9 +21,11 @@ public final class Firestore: Sendable {
         database = DatabaseName(project: app.options.projectID)
         client = DocumentsClient(app: app, database: database)
         listenConnection = ListenConnection(client: client)
-        let safe = String("\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
+        let safe = String(
+            "\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
         cache = LocalDocumentCache(
-            url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"), database: database)
+            url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"),
+            database: database)
     }
 
     /// The default app's database. Call ``HearthApp/configure(options:)`` first.
@@ -39,7 +41,8 @@ public final class Firestore: Sendable {
     /// - Precondition: the path names a collection (an odd number of segments).
     public func collection(_ collectionPath: String) -> CollectionReference {
         let path = Self.path(collectionPath)
-        precondition(path.isCollection, "Invalid collection path \"\(collectionPath)\": it must have an odd number of segments.")
+        precondition(
+            path.isCollection, "Invalid collection path \"\(collectionPath)\": it must have an odd number of segments.")
         return CollectionReference(self, path)
     }
 
@@ -47,7 +50,8 @@ public final class Firestore: Sendable {
     /// - Precondition: the path names a document (an even number of segments).
     public func document(_ documentPath: String) -> DocumentReference {
         let path = Self.path(documentPath)
-        precondition(path.isDocument, "Invalid document path \"\(documentPath)\": it must have an even number of segments.")
+        precondition(
+            path.isDocument, "Invalid document path \"\(documentPath)\": it must have an even number of segments.")
         return DocumentReference(self, path)
     }
 

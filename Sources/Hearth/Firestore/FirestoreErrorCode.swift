@@ -66,7 +66,6 @@ public struct FirestoreErrorCode: Error, Sendable, Hashable, CustomStringConvert
     /// `CODE: message`.
     public var description: String { "\(code): \(message)" }
 
-
     /// `cancelled`.
     public static let cancelled = Code.cancelled
     /// `unknown`.

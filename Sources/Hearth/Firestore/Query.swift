@@ -4,7 +4,7 @@ import HearthCore
 /// A query over a collection or collection group — Hearth's `Query`. Builders return new queries; nothing runs until
 /// ``getDocuments(source:)``. A malformed query (bad value, cursor without ordering) fails when it runs, with
 /// `invalidArgument`.
-// Not final: `CollectionReference` is a query, as in Firebase. Its stored properties are immutable Sendable values.
+/// Not final: `CollectionReference` is a query, as in Firebase. Its stored properties are immutable Sendable values.
 public class Query: @unchecked Sendable {
     /// The database.
     public let firestore: Firestore
@@ -29,7 +29,9 @@ public class Query: @unchecked Sendable {
     public func whereFilter(_ filter: Filter) -> Query { with { $0.filters.append(filter.build) } }
 
     /// `field == value` (`nil`/`NSNull` matches null fields).
-    public func whereField(_ field: String, isEqualTo value: Any) -> Query { whereFilter(.whereField(field, isEqualTo: value)) }
+    public func whereField(_ field: String, isEqualTo value: Any) -> Query {
+        whereFilter(.whereField(field, isEqualTo: value))
+    }
     /// `field != value`.
     public func whereField(_ field: String, isNotEqualTo value: Any) -> Query {
         whereFilter(.whereField(field, isNotEqualTo: value))
@@ -61,7 +63,9 @@ public class Query: @unchecked Sendable {
     /// The field equals one of `values` (at most 30).
     public func whereField(_ field: String, in values: [Any]) -> Query { whereFilter(.whereField(field, in: values)) }
     /// The field equals none of `values`.
-    public func whereField(_ field: String, notIn values: [Any]) -> Query { whereFilter(.whereField(field, notIn: values)) }
+    public func whereField(_ field: String, notIn values: [Any]) -> Query {
+        whereFilter(.whereField(field, notIn: values))
+    }
     /// `field == value` by ``FieldPath`` (``FieldPath/documentID()`` takes IDs or references).
     public func whereField(_ path: FieldPath, isEqualTo value: Any) -> Query {
         whereFilter(.whereField(path, isEqualTo: value))
@@ -86,7 +90,9 @@ public class Query: @unchecked Sendable {
     /// Orders by a field (dotted path), ascending unless `descending`.
     public func order(by field: String, descending: Bool = false) -> Query {
         guard let path = try? FieldPath.parse(field) else {
-            return with { $0.startAt = .failure(FirestoreErrorCode(.invalidArgument, "Invalid field path \"\(field)\".")) }
+            return with {
+                $0.startAt = .failure(FirestoreErrorCode(.invalidArgument, "Invalid field path \"\(field)\"."))
+            }
         }
         return order(by: path, descending: descending)
     }
@@ -115,15 +121,21 @@ public class Query: @unchecked Sendable {
     // MARK: Cursors
 
     /// Starts at the given order-by values (inclusive).
-    public func start(at fieldValues: [Any]) -> Query { with { $0.startAt = $0.cursor(values: fieldValues, before: true) } }
+    public func start(at fieldValues: [Any]) -> Query {
+        with { $0.startAt = $0.cursor(values: fieldValues, before: true) }
+    }
     /// Starts after the given order-by values.
     public func start(after fieldValues: [Any]) -> Query {
         with { $0.startAt = $0.cursor(values: fieldValues, before: false) }
     }
     /// Ends at the given order-by values (inclusive).
-    public func end(at fieldValues: [Any]) -> Query { with { $0.endAt = $0.cursor(values: fieldValues, before: false) } }
+    public func end(at fieldValues: [Any]) -> Query {
+        with { $0.endAt = $0.cursor(values: fieldValues, before: false) }
+    }
     /// Ends before the given order-by values.
-    public func end(before fieldValues: [Any]) -> Query { with { $0.endAt = $0.cursor(values: fieldValues, before: true) } }
+    public func end(before fieldValues: [Any]) -> Query {
+        with { $0.endAt = $0.cursor(values: fieldValues, before: true) }
+    }
     /// Starts at a document (inclusive), by its values for every ordering and its name.
     public func start(atDocument document: DocumentSnapshot) -> Query {
         with { $0.startAt = $0.cursor(at: document, before: true) }
@@ -162,7 +174,8 @@ public class Query: @unchecked Sendable {
         if state.limitToLast { documents.reverse() }
         let snapshots = documents.map {
             QueryDocumentSnapshot(
-                reference: DocumentReference(firestore, $0.path), stored: $0, metadata: SnapshotMetadata(isFromCache: true))
+                reference: DocumentReference(firestore, $0.path), stored: $0,
+                metadata: SnapshotMetadata(isFromCache: true))
         }
         return QuerySnapshot(query: self, documents: snapshots, metadata: SnapshotMetadata(isFromCache: true))
     }

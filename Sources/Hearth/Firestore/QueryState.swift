@@ -14,7 +14,9 @@ struct QueryState: Sendable {
     var endAt: Result<QueryCursor, FirestoreErrorCode>?
 
     /// A field filter, with Firestore's rewrites: `== nil` is `IS_NULL`, `== .nan` is `IS_NAN`, `!=` likewise.
-    func fieldFilter(_ path: HearthCore.FieldPath, _ op: FieldOperator, _ raw: RawOperand) throws(FirestoreErrorCode)
+    func fieldFilter(
+        _ path: HearthCore.FieldPath, _ op: FieldOperator, _ raw: RawOperand
+    ) throws(FirestoreErrorCode)
         -> QueryFilter
     {
         let value = try raw.resolve(documentID: path == .documentName, in: self, database: database)

@@ -158,19 +158,19 @@ extension Firestore {
     }
 
     #if canImport(ObjectiveC)
-        /// Firebase's form: the block reports failure through `errorPointer`.
-        public func runTransaction(
-            _ updateBlock: @escaping @Sendable (Transaction, NSErrorPointer) -> Any?,
-            completion: @escaping @Sendable (Any?, (any Error)?) -> Void
-        ) {
-            runTransaction(
-                { (transaction: Transaction) throws -> Any? in
-                    var error: NSError?
-                    let value = updateBlock(transaction, &error)
-                    if let error { throw error }
-                    return value
-                }, completion: completion)
-        }
+    /// Firebase's form: the block reports failure through `errorPointer`.
+    public func runTransaction(
+        _ updateBlock: @escaping @Sendable (Transaction, NSErrorPointer) -> Any?,
+        completion: @escaping @Sendable (Any?, (any Error)?) -> Void
+    ) {
+        runTransaction(
+            { (transaction: Transaction) throws -> Any? in
+                var error: NSError?
+                let value = updateBlock(transaction, &error)
+                if let error { throw error }
+                return value
+            }, completion: completion)
+    }
     #endif
 
     /// Starts a read-write transaction on the server.
@@ -178,9 +178,10 @@ extension Firestore {
         let json: JSONValue
         do {
             json = try await client.send("POST", path: .root, suffix: ":beginTransaction", body: .object([:]))
-        } catch where error.code == .unavailable {
+        } catch  where error.code == .unavailable {
             throw FirestoreErrorCode(
-                .unavailable, "Transactions need a connection to the server, and the client is offline. \(error.message)")
+                .unavailable,
+                "Transactions need a connection to the server, and the client is offline. \(error.message)")
         }
         guard let id = json["transaction"]?.stringValue else {
             throw FirestoreErrorCode(.internal, "beginTransaction answered without a transaction ID.")

@@ -31,7 +31,9 @@ public final class WriteBatch: Sendable {
     @discardableResult
     public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
         add { () throws(FirestoreErrorCode) in
-            merge ? try WriteBuilder.merge(document.resourcePath, data) : try WriteBuilder.set(document.resourcePath, data)
+            merge
+                ? try WriteBuilder.merge(document.resourcePath, data)
+                : try WriteBuilder.set(document.resourcePath, data)
         }
     }
 
@@ -40,7 +42,8 @@ public final class WriteBatch: Sendable {
     public func setData(
         _ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]
     ) -> WriteBatch {
-        add { () throws(FirestoreErrorCode) in try WriteBuilder.merge(document.resourcePath, data, fields: mergeFields) }
+        add { () throws(FirestoreErrorCode) in try WriteBuilder.merge(document.resourcePath, data, fields: mergeFields)
+        }
     }
 
     /// Updates fields of an existing document; the whole batch fails with `notFound` otherwise.

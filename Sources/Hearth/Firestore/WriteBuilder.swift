@@ -35,15 +35,18 @@ struct WriteBuilder {
         try builder.addMap(data, at: [])
         var mask: [HearthCore.FieldPath] = []
         for field in mergeFields { mask.append(try FieldPath.from(field).core) }
-        for path in mask where builder.fields.value(at: path) == nil
+        for path in mask
+        where builder.fields.value(at: path) == nil
             && !builder.leafPaths.contains(path) && !builder.transforms.contains(where: { $0.fieldPath == path })
         {
             throw FirestoreErrorCode(
                 .invalidArgument, "Field '\(path)' is specified in your field mask but not in your input data.")
         }
-        let transforms = builder.transforms.filter { transform in mask.contains { $0.isPrefix(of: transform.fieldPath) } }
+        let transforms = builder.transforms.filter { transform in mask.contains { $0.isPrefix(of: transform.fieldPath) }
+        }
         let maskWithoutTransforms = mask.filter { path in !transforms.contains { $0.fieldPath == path } }
-        return Write(path: path, operation: .update(fields: builder.fields, mask: maskWithoutTransforms), transforms: transforms)
+        return Write(
+            path: path, operation: .update(fields: builder.fields, mask: maskWithoutTransforms), transforms: transforms)
     }
 
     /// `updateData(_:)`: keys are dotted strings or `FieldPath`s; the document must exist.

@@ -45,8 +45,10 @@ func bodyJSON(_ request: TransportRequest) -> [String: Any] {
 func fakeJWT(_ claims: [String: Any]) -> String {
     func encode(_ object: [String: Any]) -> String {
         let data = try! JSONSerialization.data(withJSONObject: object)
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
     return encode(["alg": "none"]) + "." + encode(claims) + ".sig"
 }

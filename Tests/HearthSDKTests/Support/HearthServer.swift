@@ -56,7 +56,8 @@ final class TestServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", String(port), "--data", directory.appendingPathComponent("data").path,
+            "serve", "--host", "127.0.0.1", "--port", String(port), "--data",
+            directory.appendingPathComponent("data").path,
             "--dev",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
@@ -89,7 +90,8 @@ final class TestServer: @unchecked Sendable {
         let name = "\(label)-\(UUID().uuidString.prefix(8))"
         let storage = directory.appendingPathComponent("clients/\(name)")
         HearthApp.configure(
-            name: name, options: HearthOptions(serverURL: baseURL, projectID: "demo", apiKey: "test", storageDirectory: storage))
+            name: name,
+            options: HearthOptions(serverURL: baseURL, projectID: "demo", apiKey: "test", storageDirectory: storage))
         return HearthApp.app(name: name)!
     }
 
@@ -122,7 +124,7 @@ final class TestServer: @unchecked Sendable {
 }
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One server shared by the tests of a suite (they use unique collections and emails, so they never collide).

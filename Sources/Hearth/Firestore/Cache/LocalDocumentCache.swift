@@ -15,7 +15,8 @@ final class LocalDocumentCache: @unchecked Sendable {
     init(url: URL, database: DatabaseName) {
         self.database = database
         try? FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         var handle: OpaquePointer?
         if sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
             == SQLITE_OK
@@ -58,8 +59,10 @@ final class LocalDocumentCache: @unchecked Sendable {
         let fields = String(decoding: Value.encodeFields(document.fields), as: UTF8.self)
         run(
             "INSERT OR REPLACE INTO documents (path, collection, fields, create_time, update_time) VALUES (?, ?, ?, ?, ?)",
-            [document.path.description, document.path.parent.description, fields, document.createTime?.rfc3339,
-             document.updateTime?.rfc3339])
+            [
+                document.path.description, document.path.parent.description, fields, document.createTime?.rfc3339,
+                document.updateTime?.rfc3339,
+            ])
     }
 
     /// Forgets a document (deleted, missing, or written and not yet re-read).
@@ -79,9 +82,12 @@ final class LocalDocumentCache: @unchecked Sendable {
         var candidates: [StoredDocument] = []
         if query.allDescendants {
             let prefix = query.parent.segments.isEmpty ? "" : query.parent.description + "/"
-            run("SELECT path, fields, create_time, update_time FROM documents WHERE path LIKE ? ESCAPE '\\'", [
-                Self.escapeLike(prefix) + "%"
-            ]) { if let document = self.document(from: $0) { candidates.append(document) } }
+            run(
+                "SELECT path, fields, create_time, update_time FROM documents WHERE path LIKE ? ESCAPE '\\'",
+                [
+                    Self.escapeLike(prefix) + "%"
+                ]
+            ) { if let document = self.document(from: $0) { candidates.append(document) } }
             candidates = candidates.filter { $0.path.parent.lastSegment == query.collectionID }
         } else {
             run(

@@ -36,7 +36,11 @@ actor ListenConnection {
             session = nil
         } else if let session {
             let client = self.client
-            Task { _ = try? await client.send("POST", path: .root, suffix: ":listen", query: [("session", session)], body: ["removeTarget": .integer(Int64(id))]) }
+            Task {
+                _ = try? await client.send(
+                    "POST", path: .root, suffix: ":listen", query: [("session", session)],
+                    body: ["removeTarget": .integer(Int64(id))])
+            }
         }
     }
 
@@ -100,7 +104,8 @@ actor ListenConnection {
         if let token = target.resumeToken { add["resumeToken"] = .string(token) }
         do throws(FirestoreErrorCode) {
             _ = try await client.send(
-                "POST", path: .root, suffix: ":listen", query: [("session", session)], body: ["addTarget": .object(add)])
+                "POST", path: .root, suffix: ":listen", query: [("session", session)], body: ["addTarget": .object(add)]
+            )
         } catch {
             if error.code == .notFound { return }  // the session ended; the reconnect re-adds the target
             fail(id, error)
@@ -112,7 +117,9 @@ actor ListenConnection {
         target.deliver(.failed(error))
     }
 
-    private func ids(_ json: JSONValue?) -> [Int] { (json?.arrayValue ?? []).compactMap { $0.int64Value.map(Int.init) } }
+    private func ids(_ json: JSONValue?) -> [Int] {
+        (json?.arrayValue ?? []).compactMap { $0.int64Value.map(Int.init) }
+    }
 
     private func apply(_ json: JSONValue) {
         if let change = json["targetChange"] {

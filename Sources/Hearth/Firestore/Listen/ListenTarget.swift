@@ -80,7 +80,8 @@ struct ListenTarget {
             working.insert(document.path, at: insertAt)
             changes.append(
                 StoredChange(
-                    type: previous == nil ? .added : .modified, document: document, oldIndex: oldIndex, newIndex: insertAt))
+                    type: previous == nil ? .added : .modified, document: document, oldIndex: oldIndex,
+                    newIndex: insertAt))
         }
         return changes
     }
