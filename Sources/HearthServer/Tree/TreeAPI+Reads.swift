@@ -16,12 +16,15 @@ extension TreeAPI {
             return TreeResponses.json(value, request.printing)
         }
         let snapshot = try tree.read(request.namespace, at: request.path, auth: auth)
-        let etag = TreeETag.of(snapshot.node)
-        if let expected = request.ifNoneMatch, expected == etag {
-            return HTTPResponse(status: 304, headers: TreeResponses.withCORS([("ETag", etag)]))
-        }
         var headers = HTTPHeaders()
-        if request.wantsETag || request.ifNoneMatch != nil { headers.add(name: "ETag", value: etag) }
+        // The tag costs a second serialization and a hash, so only requests that ask for one pay for it.
+        if request.wantsETag || request.ifNoneMatch != nil {
+            let etag = TreeETag.of(snapshot.node)
+            if request.ifNoneMatch == etag {
+                return HTTPResponse(status: 304, headers: TreeResponses.withCORS([("ETag", etag)]))
+            }
+            headers.add(name: "ETag", value: etag)
+        }
         let value: JSONValue
         switch request.target {
         case .priority:
