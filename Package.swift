@@ -71,6 +71,11 @@ let package = Package(
             name: "hearth-bench", dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen"],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
+        // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
+        .executableTarget(
+            name: "hearth-rules-fuzz", dependencies: ["HearthRules", "HearthCore"], path: "Fuzz/hearth-rules-fuzz",
+            swiftSettings: swiftSettings),
+
         // ── Tests ──
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
