@@ -9,7 +9,8 @@ import HearthStore
 struct ListenAccess: ListenAuthorizer {
     let access: DocumentAccess
 
-    var checksDocuments: Bool { true }
+    /// Allow-all rules (`--dev` without a rules file) need no per-document checks.
+    var checksDocuments: Bool { access.engine.firestoreRules !== FirestoreRuleset.allowAll }
 
     func authorize(target: ListenTarget, database: DatabaseName, caller: ListenCaller) throws(HearthError) {
         guard caller.auth?.isAdmin != true else { return }
@@ -19,7 +20,9 @@ struct ListenAccess: ListenAuthorizer {
         }
     }
 
-    func authorize(document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller)
+    func authorize(
+        document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller
+    )
         throws(HearthError)
     {
         guard caller.auth?.isAdmin != true else { return }
