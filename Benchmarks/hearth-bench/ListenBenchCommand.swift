@@ -45,6 +45,8 @@ enum ListenBenchCommand {
             if options.scenarios.contains("matching") {
                 log("matching cost for \(options.matchingQueries.map(String.init).joined(separator: ", ")) queries")
                 report.matching = try ListenMatchingBenchmark.run(queryCounts: options.matchingQueries)
+                log("hub cost of one write to 1,000 and \(options.listeners) listeners, in process")
+                report.hubFanOut = try [1000, options.listeners].map { try ListenFanOutBenchmark.run(listeners: $0, rounds: 9) }
             }
         } catch {
             FileHandle.standardError.write(Data("hearth-bench listen: FAILED: \(error)\n".utf8))

@@ -57,6 +57,7 @@ struct ListenBenchReport {
     var query: QueryDelivery?
     var baselineQuery: QueryDelivery?
     var matching: [ListenMatchingBenchmark.Row] = []
+    var hubFanOut: [ListenFanOutBenchmark.Result] = []
     var idleMemory: Int?
     var busyMemory: Int?
     var peakMemory: Int?
@@ -126,6 +127,14 @@ struct ListenBenchReport {
             out += "| listening queries | equality-filtered (`owner == uN`) µs/write | range-filtered (`n > N`) µs/write |\n| ---: | ---: | ---: |\n"
             for row in matching {
                 out += "| \(row.queries) | \(String(format: "%.2f", row.equalityMicroseconds)) | \(String(format: "%.2f", row.rangeMicroseconds)) |\n"
+            }
+        }
+        if !hubFanOut.isEmpty {
+            out += "\n## The hub's own cost of one write to many listeners (in process, no sockets)\n\n"
+            out += "From publishing the change to the last session's SSE frames being encoded (median of 9 writes): matching, "
+            out += "building each session's responses, encoding.\n\n| listeners | milliseconds | µs per listener |\n| ---: | ---: | ---: |\n"
+            for result in hubFanOut {
+                out += "| \(result.listeners) | \(String(format: "%.1f", result.milliseconds)) | \(String(format: "%.2f", result.milliseconds * 1000 / Double(result.listeners))) |\n"
             }
         }
         out += "\n## Targets\n\n"

@@ -190,7 +190,8 @@ public final class ListenHub: Sendable {
             sessionEnded: { [self] id in registry.withLock { $0.close(id) } },
             targetRemoved: { [self] key in registry.withLock { $0.release(key) } })
         let core = ListenHubCore(environment: environment, sequence: sequence, readTime: readTime)
-        let tick = min(max(configuration.heartbeatInterval / 4, .milliseconds(10)), .seconds(5))
+        // Short ticks spread the heartbeats of many sessions out instead of sending them in bursts.
+        let tick = min(max(configuration.heartbeatInterval / 4, .milliseconds(10)), .seconds(1))
         var nextHeartbeat = now() + tick
         var retryCatchUp = false
         while true {

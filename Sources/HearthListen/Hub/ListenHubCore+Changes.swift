@@ -42,7 +42,7 @@ extension ListenHubCore {
         let change = DecodedChange(record)
         var touched: [HubSession] = []
         var failures: [TargetKey: (HubTarget, HearthError)] = [:]
-        var encoded: [EncodedKey: ListenDocument] = [:]
+        var encoded: [ListenDocument] = []
 
         func note(_ target: HubTarget, _ path: ResourcePath, _ update: (inout HubSession.PendingEvent) -> Void) {
             if target.session.note(path, mark: mark, update) { touched.append(target.session) }
@@ -105,20 +105,29 @@ extension ListenHubCore {
 
         for session in touched {
             for event in session.pending {
-                let alive = { (id: Int32) in failures[TargetKey(session: session.id, target: id)] == nil }
-                let changedIn = event.changedIn.filter(alive).sorted()
+                // The common case (one target, nothing refused) allocates nothing here.
+                func live(_ ids: [Int32]) -> [Int32] {
+                    let kept = failures.isEmpty ? ids : ids.filter { failures[TargetKey(session: session.id, target: $0)] == nil }
+                    return kept.count > 1 ? kept.sorted() : kept
+                }
+                let changedIn = live(event.changedIn)
                 if let document = event.document, !changedIn.isEmpty {
-                    let key = EncodedKey(path: event.path, database: session.database)
-                    let listenDocument = encoded[key] ?? ListenDocument(document, database: session.database)
-                    encoded[key] = listenDocument
+                    // One encoding per document and database, shared by every session (usually one entry).
+                    let listenDocument: ListenDocument
+                    if let cached = encoded.first(where: { $0.path == event.path && $0.database == session.database }) {
+                        listenDocument = cached
+                    } else {
+                        listenDocument = ListenDocument(document, database: session.database)
+                        encoded.append(listenDocument)
+                    }
                     enqueue(.documentChange(listenDocument, targetIDs: changedIn), on: session)
                 }
                 let name = { session.database.name(of: event.path) }
-                let removedFrom = event.removedFrom.filter(alive).sorted()
+                let removedFrom = live(event.removedFrom)
                 if !removedFrom.isEmpty {
                     enqueue(.documentRemove(name: name(), removedTargetIDs: removedFrom, readTime: record.commitTime), on: session)
                 }
-                let deletedFrom = event.deletedFrom.filter(alive).sorted()
+                let deletedFrom = live(event.deletedFrom)
                 if !deletedFrom.isEmpty {
                     enqueue(.documentDelete(name: name(), removedTargetIDs: deletedFrom, readTime: record.commitTime), on: session)
                 }
@@ -127,10 +136,4 @@ extension ListenHubCore {
         }
         for (target, error) in failures.values { perform(target, target.lifecycle.failed(error)) }
     }
-}
-
-/// One document's encoding for one database, reused across the sessions a change reaches.
-private struct EncodedKey: Hashable {
-    let path: ResourcePath
-    let database: DatabaseName
 }

@@ -109,17 +109,19 @@ final class ListenHubCore {
         .targetChange(TargetChange(.noChange, resumeToken: ResumeToken(sequence: sequence), readTime: readTime))
     }
 
-    /// Sends a heartbeat to every session quiet for a heartbeat interval, with a fresh marker when its last one
-    /// is stale (so a resume after a long quiet spell replays little).
+    /// Sends a heartbeat to every session quiet for a heartbeat interval: a fresh marker when its last one is
+    /// stale (so a resume after a long quiet spell replays little), a comment otherwise.
     func heartbeat(now: Duration) {
         var failed: [HubSession] = []
         for session in sessions.values where now - session.lastSend >= configuration.heartbeatInterval {
             session.lastSend = now
             statistics.heartbeatsSent += 1
-            var alive = session.sink.heartbeat()
-            if alive && session.lastMarker < sequence && !session.targets.isEmpty {
+            let alive: Bool
+            if session.lastMarker < sequence && !session.targets.isEmpty {
                 session.lastMarker = sequence
                 alive = session.sink.send([marker])
+            } else {
+                alive = session.sink.heartbeat()
             }
             if !alive { failed.append(session) }
         }

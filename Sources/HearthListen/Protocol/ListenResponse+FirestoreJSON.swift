@@ -1,4 +1,5 @@
 import HearthCore
+import Synchronization
 
 extension ListenResponse {
     /// Appends the Firestore `ListenResponse` JSON object (one line, no newline inside).
@@ -7,27 +8,18 @@ extension ListenResponse {
     /// proto3 JSON does, and a `cause` is a google.rpc.Status (`code`, `message`, `status`).
     public func appendFirestoreJSON(to out: inout [UInt8]) {
         switch self {
+        case .targetChange(let change) where change.isMarker:
+            // Every affected session gets the same marker after a change: encode it once.
+            if let cached = Self.lastMarker.withLock({ $0 }), cached.change == change {
+                out.append(contentsOf: cached.bytes)
+            } else {
+                var bytes: [UInt8] = []
+                Self.appendTargetChange(change, to: &bytes)
+                Self.lastMarker.withLock { $0 = (change, bytes) }
+                out.append(contentsOf: bytes)
+            }
         case .targetChange(let change):
-            out.append(contentsOf: #"{"targetChange":{"targetChangeType":""#.utf8)
-            out.append(contentsOf: change.kind.rawValue.utf8)
-            out.append(UInt8(ascii: "\""))
-            Self.appendIDs("targetIds", change.targetIDs, to: &out)
-            if let cause = change.cause {
-                out.append(contentsOf: #","cause":{"code":"#.utf8)
-                JSONWriter.appendInteger(Int64(cause.code.rawValue), into: &out)
-                out.append(contentsOf: #","message":"#.utf8)
-                JSONWriter.appendString(cause.message, into: &out)
-                out.append(contentsOf: #","status":"#.utf8)
-                JSONWriter.appendString(cause.code.name, into: &out)
-                out.append(UInt8(ascii: "}"))
-            }
-            if let token = change.resumeToken {
-                out.append(contentsOf: #","resumeToken":""#.utf8)
-                out.append(contentsOf: token.base64.utf8)
-                out.append(UInt8(ascii: "\""))
-            }
-            if let time = change.readTime { Self.appendTime("readTime", time, to: &out) }
-            out.append(contentsOf: "}}".utf8)
+            Self.appendTargetChange(change, to: &out)
         case .documentChange(let document, let targetIDs):
             out.append(contentsOf: #"{"documentChange":{"document":"#.utf8)
             out.append(contentsOf: document.json)
@@ -44,6 +36,32 @@ extension ListenResponse {
             JSONWriter.appendInteger(Int64(count), into: &out)
             out.append(contentsOf: "}}".utf8)
         }
+    }
+
+    /// The last consistency marker encoded, and its bytes.
+    private static let lastMarker = Mutex<(change: TargetChange, bytes: [UInt8])?>(nil)
+
+    private static func appendTargetChange(_ change: TargetChange, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"targetChange":{"targetChangeType":""#.utf8)
+        out.append(contentsOf: change.kind.rawValue.utf8)
+        out.append(UInt8(ascii: "\""))
+        Self.appendIDs("targetIds", change.targetIDs, to: &out)
+        if let cause = change.cause {
+            out.append(contentsOf: #","cause":{"code":"#.utf8)
+            JSONWriter.appendInteger(Int64(cause.code.rawValue), into: &out)
+            out.append(contentsOf: #","message":"#.utf8)
+            JSONWriter.appendString(cause.message, into: &out)
+            out.append(contentsOf: #","status":"#.utf8)
+            JSONWriter.appendString(cause.code.name, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        if let token = change.resumeToken {
+            out.append(contentsOf: #","resumeToken":""#.utf8)
+            token.appendBase64(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let time = change.readTime { Self.appendTime("readTime", time, to: &out) }
+        out.append(contentsOf: "}}".utf8)
     }
 
     /// The JSON object as bytes.
@@ -73,7 +91,7 @@ extension ListenResponse {
 
     private static func appendTime(_ member: String, _ time: Timestamp, to out: inout [UInt8]) {
         out.append(contentsOf: ",\"\(member)\":\"".utf8)
-        out.append(contentsOf: time.rfc3339.utf8)
+        time.appendRFC3339(to: &out)
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -45,6 +45,9 @@ public struct TargetChange: Sendable, Equatable {
     /// The commit time the targets are consistent at.
     public var readTime: Timestamp?
 
+    /// Whether this is a consistency marker: `NO_CHANGE` for every target of the stream.
+    public var isMarker: Bool { kind == .noChange && targetIDs.isEmpty && cause == nil }
+
     /// A target change.
     public init(
         _ kind: Kind, targetIDs: [Int32] = [], cause: HearthError? = nil, resumeToken: ResumeToken? = nil,
@@ -59,12 +62,14 @@ public struct TargetChange: Sendable, Equatable {
 }
 
 /// A document as listeners receive it: its Firestore `Document` JSON, encoded once per change and database and
-/// shared by every session that receives it.
-public struct ListenDocument: Sendable, Equatable {
+/// shared by every session that receives it. A class, so handing one to ten thousand sessions copies a reference.
+public final class ListenDocument: Sendable, Equatable {
     /// The document's full resource name.
     public let name: String
     /// The stored document.
     public let document: StoredDocument
+    /// The database its name is under.
+    public let database: DatabaseName
     /// Its Firestore REST `Document` JSON.
     public let json: [UInt8]
 
@@ -72,6 +77,7 @@ public struct ListenDocument: Sendable, Equatable {
     public init(_ document: StoredDocument, database: DatabaseName) {
         name = database.name(of: document.path)
         self.document = document
+        self.database = database
         var buffer: [UInt8] = []
         buffer.reserveCapacity(document.fieldsJSON.count + name.utf8.count + 96)
         buffer.append(contentsOf: #"{"name":"#.utf8)
@@ -82,13 +88,18 @@ public struct ListenDocument: Sendable, Equatable {
             buffer.append(contentsOf: document.fieldsJSON)
         }
         buffer.append(contentsOf: #","createTime":""#.utf8)
-        buffer.append(contentsOf: document.createTime.rfc3339.utf8)
+        document.createTime.appendRFC3339(to: &buffer)
         buffer.append(contentsOf: #"","updateTime":""#.utf8)
-        buffer.append(contentsOf: document.updateTime.rfc3339.utf8)
+        document.updateTime.appendRFC3339(to: &buffer)
         buffer.append(contentsOf: #""}"#.utf8)
         json = buffer
     }
 
     /// The document's path.
     public var path: ResourcePath { document.path }
+
+    /// Equal when they encode the same document the same way.
+    public static func == (lhs: ListenDocument, rhs: ListenDocument) -> Bool {
+        lhs === rhs || lhs.json == rhs.json
+    }
 }

@@ -24,11 +24,26 @@ public struct ResumeToken: Sendable, Hashable, CustomStringConvertible {
 
     /// The wire form: standard base64, as protobuf JSON writes `bytes`.
     public var base64: String {
-        var bytes: [UInt8] = [Self.version]
-        let value = UInt64(sequence)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-        return Base64URL.encodeStandard(bytes)
+        var text: [UInt8] = []
+        appendBase64(to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
+
+    /// Appends the wire form's bytes: nine bytes are exactly twelve base64 characters, no padding. Written by hand
+    /// because every consistency marker carries one.
+    public func appendBase64(to out: inout [UInt8]) {
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (Self.version, 0, 0, 0, 0, 0, 0, 0, 0)
+        let value = UInt64(sequence)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            for index in 1...8 { raw[index] = UInt8(truncatingIfNeeded: value >> UInt64(64 - 8 * index)) }
+            for group in 0..<3 {
+                let triple = UInt32(raw[group * 3]) << 16 | UInt32(raw[group * 3 + 1]) << 8 | UInt32(raw[group * 3 + 2])
+                for shift in [18, 12, 6, 0] { out.append(Self.alphabet[Int(triple >> UInt32(shift) & 63)]) }
+            }
+        }
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public var description: String { "resume@\(sequence)" }
 
