@@ -2,7 +2,7 @@
 #
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
 #   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, CLI contract
-#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md
+#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
 # System packages are listed once, in scripts/packages.txt (.ci/run reads the same list).
@@ -12,6 +12,8 @@ PYTHON ?= python3
 VENV := .venv
 # Extra arguments for hearth-bench, e.g. `make bench BENCH_ARGS="--duration 5"`.
 BENCH_ARGS ?=
+# Extra arguments for the live-listener figures, e.g. `make bench LISTEN_BENCH_ARGS="--listeners 2000"`.
+LISTEN_BENCH_ARGS ?=
 WERROR := -Xswiftc -warnings-as-errors
 FORMAT_DIRS := $(wildcard Sources Tests Benchmarks Examples)
 CONTRACT := ../shared/contract/cli-contract.sh
@@ -64,7 +66,8 @@ test: deps-test venv
 bench: deps-bench release-bench
 	@mkdir -p Benchmarks/out
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
-		"$$bin/hearth-bench" --hearth "$$bin/hearth" --out Benchmarks/out/latest.md $(BENCH_ARGS)
+		"$$bin/hearth-bench" --hearth "$$bin/hearth" --out Benchmarks/out/latest.md $(BENCH_ARGS) && \
+		"$$bin/hearth-bench" listen --hearth "$$bin/hearth" --out Benchmarks/out/listen.md $(LISTEN_BENCH_ARGS)
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_DIRS)
