@@ -95,9 +95,9 @@ struct CLITests {
             #expect(!server.dataDirectory.contents().isEmpty, "HEARTH_DATA is the data directory")
         }
 
-        options.environment = ["HEARTH_PORT": "0", "HEARTH_PROJECT": "envproj"]
+        options.environment = ["HEARTH_PORT": "0", "HEARTH_PROJECT": "envproj", "HEARTH_RULES": OpenRules.path]
         try await withHearth(options) { server in
-            // Not dev mode: only the configured project is served.
+            // Not dev mode: only the configured project is served (open rules, since no rules would deny all).
             try await server.client.create("c", id: "x", project: "envproj")
             let other = try await server.client.request("POST", FS.path("c", project: "demo"), json: "{}")
             expectError(other, 404, "NOT_FOUND")
@@ -112,6 +112,7 @@ struct CLITests {
         var options = HearthProcess.Options()
         options.dev = false
         options.project = "flagproj"
+        options.extraArguments = ["--rules", OpenRules.path]
         options.environment = ["HEARTH_PORT": "notaport", "HEARTH_PROJECT": "envproj", "HEARTH_HOST": "999.1.1.1"]
         try await withHearth(options) { server in
             try await server.client.create("c", id: "x", project: "flagproj")

@@ -298,6 +298,7 @@ struct ProductionModeTests {
         var options = HearthProcess.Options()
         options.dev = false
         options.project = "prod-1"
+        options.extraArguments = ["--rules", OpenRules.path]
         try await withHearth(options) { server in
             let client = server.client
             try await client.create("c", id: "d", project: "prod-1")
