@@ -30,10 +30,69 @@ struct OfflineReadTests {
             _ = try await collection.document("d1").getDocument(source: .server)
             Issue.record("a server read must fail offline")
         } catch FirestoreErrorCode.unavailable {}
-        do {
-            try await collection.document("d9").setData(["n": 9])
-            Issue.record("writes need the server in this version")
-        } catch FirestoreErrorCode.unavailable {}
         #expect(try await collection.document("d0").getDocument(source: .cache).exists)
+    }
+}
+
+@Suite("Writes while the server is down")
+struct OfflineWriteTests {
+    @Test func queuedWritesAreVisibleLocallyAndDeliveredOnceAfterRestart() async throws {
+        var server = try await TestServer.start()
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let app = server.app()
+        let db = Firestore.firestore(app: app)
+        let collection = db.collection(unique("queued"))
+        try await collection.document("a").setData(["n": 1])
+        _ = try await collection.getDocuments()
+
+        server.halt()
+        // The write waits for the server; its effect is visible locally at once.
+        let pending = Task { try await collection.document("b").setData(["n": 2]) }
+        let increment = Task { try await collection.document("a").updateData(["n": FieldValue.increment(Int64(10))]) }
+        try await Task.sleep(for: .milliseconds(300))
+        let local = try await collection.order(by: "n").getDocuments()
+        #expect(local.metadata.isFromCache)
+        #expect(local.metadata.hasPendingWrites)
+        #expect(local.documents.map(\.documentID) == ["b", "a"])
+        #expect(local.documents.last?.get("n") as? Int == 11)
+        let b = try await collection.document("b").getDocument()
+        #expect(b.metadata.hasPendingWrites && b.get("n") as? Int == 2)
+
+        server = try await TestServer.start(directory: directory, port: port)
+        try await pending.value
+        try await increment.value
+        let delivered = try await collection.order(by: "n").getDocuments(source: .server)
+        #expect(delivered.documents.map { $0.get("n") as? Int } == [2, 11], "each queued write applied exactly once")
+    }
+
+    @Test func queueSurvivesAClientRestart() async throws {
+        var server = try await TestServer.start()
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let app = server.app()
+        let path = "\(unique("restart"))/doc"
+        server.halt()
+        // The first "process" queues a write and goes away before the server comes back.
+        let abandoned = Task { try await Firestore.firestore(app: app).document(path).setData(["v": 1]) }
+        try await Task.sleep(for: .milliseconds(300))
+        abandoned.cancel()
+        let name = app.name
+        app.delete()
+
+        server = try await TestServer.start(directory: directory, port: port)
+        // The relaunched app (same name, same storage) sends what was queued as soon as Firestore is used.
+        HearthApp.configure(name: name, options: app.options)
+        let relaunched = Firestore.firestore(app: try #require(HearthApp.app(name: name)))
+        let deadline = ContinuousClock.now + .seconds(10)
+        var value: Int?
+        while ContinuousClock.now < deadline {
+            value = try await relaunched.document(path).getDocument(source: .server).get("v") as? Int
+            if value != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(value == 1)
     }
 }

@@ -115,6 +115,13 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
 
     /// The cached snapshot, marked `isFromCache`.
     private func cached() throws(FirestoreErrorCode) -> DocumentSnapshot {
+        let (overlaid, pending) = firestore.cache.overlay(
+            resourcePath, on: firestore.cache.get(resourcePath), writes: firestore.cache.pendingWrites())
+        if pending {
+            return DocumentSnapshot(
+                reference: self, stored: overlaid, metadata: SnapshotMetadata(hasPendingWrites: true, isFromCache: true)
+            )
+        }
         guard let stored = firestore.cache.get(resourcePath) else {
             throw FirestoreErrorCode(
                 .unavailable,
@@ -145,8 +152,8 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
         }
     }
 
-    private func commit(_ write: Write) async throws(FirestoreErrorCode) {
-        try await firestore.client.commit([write])
+    private func commit(_ write: Write) async throws {
+        try await firestore.writeQueue.submit([write])
     }
 
     private func submit(

@@ -15,6 +15,8 @@ public final class Firestore: Sendable {
     let listenConnection: ListenConnection
     /// Documents read so far, for reads while offline and `source: .cache`.
     let cache: LocalDocumentCache
+    /// The durable queue of writes not yet acknowledged.
+    let writeQueue: WriteQueue
 
     init(app: HearthApp) {
         self.app = app
@@ -26,6 +28,10 @@ public final class Firestore: Sendable {
         cache = LocalDocumentCache(
             url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"),
             database: database)
+        writeQueue = WriteQueue(client: client, cache: cache)
+        // Writes a previous run queued while offline are sent as soon as this database is used again.
+        let queue = writeQueue
+        Task { await queue.resume() }
     }
 
     /// The default app's database. Call ``HearthApp/configure(options:)`` first.

@@ -170,14 +170,18 @@ public class Query: @unchecked Sendable {
 
     /// The query evaluated over the cached documents with HearthCore's matcher.
     private func cached() throws(FirestoreErrorCode) -> QuerySnapshot {
-        var documents = firestore.cache.query(try state.wireQuery())
+        var (documents, pending) = firestore.cache.query(
+            try state.wireQuery(), writes: firestore.cache.pendingWrites())
         if state.limitToLast { documents.reverse() }
         let snapshots = documents.map {
             QueryDocumentSnapshot(
                 reference: DocumentReference(firestore, $0.path), stored: $0,
-                metadata: SnapshotMetadata(isFromCache: true))
+                metadata: SnapshotMetadata(hasPendingWrites: pending.contains($0.path), isFromCache: true))
         }
-        return QuerySnapshot(query: self, documents: snapshots, metadata: SnapshotMetadata(isFromCache: true))
+        let anyPending = documents.contains { pending.contains($0.path) }
+        return QuerySnapshot(
+            query: self, documents: snapshots,
+            metadata: SnapshotMetadata(hasPendingWrites: anyPending, isFromCache: true))
     }
 
     /// Completion-handler form of ``getDocuments(source:)``.

@@ -27,6 +27,9 @@ final class LocalDocumentCache: @unchecked Sendable {
                 "CREATE TABLE IF NOT EXISTS documents (path TEXT PRIMARY KEY, collection TEXT NOT NULL, fields TEXT NOT NULL, create_time TEXT, update_time TEXT)"
             )
             execute("CREATE INDEX IF NOT EXISTS documents_collection ON documents(collection)")
+            execute(
+                "CREATE TABLE IF NOT EXISTS pending_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL)"
+            )
         } else {
             sqlite3_close(handle)
         }
@@ -77,8 +80,64 @@ final class LocalDocumentCache: @unchecked Sendable {
         return found
     }
 
+    // MARK: Pending writes
+
+    /// Appends a commit's writes (REST JSON) to the durable queue; returns its position.
+    func enqueue(_ writes: String) -> Int64 {
+        var id: Int64 = 0
+        run("INSERT INTO pending_writes (writes) VALUES (?)", [writes])
+        run("SELECT max(id) FROM pending_writes", []) { id = sqlite3_column_int64($0, 0) }
+        return id
+    }
+
+    /// The queued commits, oldest first.
+    func pendingCommits() -> [(id: Int64, writes: String)] {
+        var rows: [(Int64, String)] = []
+        run("SELECT id, writes FROM pending_writes ORDER BY id", []) { statement in
+            if let text = sqlite3_column_text(statement, 1) {
+                rows.append((sqlite3_column_int64(statement, 0), String(cString: text)))
+            }
+        }
+        return rows
+    }
+
+    /// Removes a commit the server acknowledged (or refused).
+    func dequeue(_ id: Int64) { run("DELETE FROM pending_writes WHERE id = ?", [String(id)]) }
+
+    /// The queued writes, decoded, oldest first — for applying them locally over cached documents.
+    func pendingWrites() -> [Write] {
+        pendingCommits().flatMap { commit -> [Write] in
+            guard let json = try? JSONParser.parse(commit.writes), let items = json.arrayValue else { return [] }
+            return items.compactMap { try? Write(firestoreJSON: $0, at: "writes", database: database) }
+        }
+    }
+
+    /// Applies queued writes over a cached document (latency compensation); `pending` says whether any applied.
+    func overlay(_ path: ResourcePath, on stored: StoredDocument?, writes: [Write]) -> (StoredDocument?, pending: Bool)
+    {
+        var current = stored
+        var pending = false
+        let now = Timestamp(date: Date()).core.truncatedToMicroseconds
+        for write in writes where write.path == path {
+            pending = true
+            let snapshot = current.map {
+                HearthCore.DocumentSnapshot(
+                    path: $0.path, fields: $0.fields, createTime: $0.createTime ?? now, updateTime: $0.updateTime ?? now
+                )
+            }
+            guard let outcome = try? WriteApplier.apply(write, to: snapshot, commitTime: now) else { continue }
+            current = outcome.document.map {
+                StoredDocument(path: $0.path, fields: $0.fields, createTime: $0.createTime, updateTime: $0.updateTime)
+            }
+        }
+        return (current, pending)
+    }
+
     /// Evaluates a query over the cached documents with HearthCore's matcher: filters, cursors, order and limit.
-    func query(_ query: StructuredQuery) -> [StoredDocument] {
+    /// Queued writes are applied first; `pending` holds the paths they touched.
+    func query(
+        _ query: StructuredQuery, writes: [Write] = []
+    ) -> (documents: [StoredDocument], pending: Set<ResourcePath>) {
         var candidates: [StoredDocument] = []
         if query.allDescendants {
             let prefix = query.parent.segments.isEmpty ? "" : query.parent.description + "/"
@@ -95,12 +154,20 @@ final class LocalDocumentCache: @unchecked Sendable {
                 [query.parent.appending(query.collectionID).description]
             ) { if let document = self.document(from: $0) { candidates.append(document) } }
         }
+        var byPath = Dictionary(candidates.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var pending: Set<ResourcePath> = []
+        for path in Set(writes.map(\.path)) {
+            let (document, touched) = overlay(path, on: byPath[path] ?? get(path), writes: writes)
+            byPath[path] = document
+            if touched { pending.insert(path) }
+        }
+        candidates = Array(byPath.values)
         let normalized = query.normalized()
         let order = normalized.orderBy
         var results = candidates.filter { QueryMatcher.matches(path: $0.path, fields: $0.fields, query: normalized) }
         results.sort { QueryMatcher.compare(($0.path, $0.fields), ($1.path, $1.fields), orderBy: order) < 0 }
         if let limit = query.limit { results = Array(results.prefix(limit)) }
-        return results
+        return (results, pending)
     }
 
     private static func escapeLike(_ text: String) -> String {
