@@ -51,6 +51,16 @@ struct TreeStoreTests {
         #expect(try t.tree.value("/") == .null)
     }
 
+    @Test("deleting below a leaf leaves the leaf and its priority alone")
+    func deleteBelowALeaf() async throws {
+        let t = try TemporaryTree()
+        try await t.tree.put("/a", #"{".value":5,".priority":1}"#)
+        try await t.tree.put("/a/b/c", "null")
+        #expect(try t.tree.value("/a", .export) == json(#"{".value":5,".priority":1}"#))
+        try await t.tree.patch("/a", #"{"x":null}"#)
+        #expect(try t.tree.value("/a", .export) == json(#"{".value":5,".priority":1}"#))
+    }
+
     @Test("priorities of leaves and objects round-trip in the export format")
     func priorities() async throws {
         let t = try TemporaryTree()

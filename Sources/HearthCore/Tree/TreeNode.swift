@@ -96,13 +96,16 @@ public struct TreeNode: Sendable, Hashable {
     }
 
     /// `node` with `value` written at `path` below it (a PUT), pruning parents left empty. Writing at the root
-    /// replaces the whole node. An ancestor that was a leaf becomes a node with children and keeps its priority.
+    /// replaces the whole node. An ancestor that was a leaf becomes a node with children and keeps its priority;
+    /// deleting below a leaf leaves it alone.
     public static func setting(_ value: TreeNode?, at path: TreePath, in node: TreeNode?) -> TreeNode? {
         setting(value, at: path.segments[...], in: node)
     }
 
     private static func setting(_ value: TreeNode?, at segments: ArraySlice<String>, in node: TreeNode?) -> TreeNode? {
         guard let key = segments.first else { return value }
+        // Deleting below a leaf (or below nothing) changes nothing, as in Firebase.
+        if value == nil, node == nil || node?.leafValue != nil { return node }
         var children = node?.children ?? [:]
         children[key] = setting(value, at: segments.dropFirst(), in: children[key])
         return TreeNode.children(children, priority: node?.priority)

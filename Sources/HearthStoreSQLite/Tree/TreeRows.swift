@@ -49,12 +49,13 @@ enum TreeRows {
     static func put(_ node: TreeNode?, _ namespace: String, at path: TreePath, in db: SQLiteConnection) throws {
         let key = TreeKeyCodec.key(namespace, path)
         try db.execute("DELETE FROM tree_nodes WHERE key >= \(key) AND key < \(TreeKeyCodec.subtreeEnd(key))")
-        var ancestor = TreeKeyCodec.key(namespace, .root)
-        for segment in path.segments {
-            try db.execute("DELETE FROM tree_nodes WHERE key = \(ancestor)")
-            TreeKeyCodec.append(segment, to: &ancestor)
-        }
         if let node {
+            // Ancestors that were leaves become objects; deleting below a leaf, by contrast, leaves it alone.
+            var ancestor = TreeKeyCodec.key(namespace, .root)
+            for segment in path.segments {
+                try db.execute("DELETE FROM tree_nodes WHERE key = \(ancestor)")
+                TreeKeyCodec.append(segment, to: &ancestor)
+            }
             var buffer = key
             try insert(node, key: &buffer, in: db)
         } else {
@@ -86,21 +87,22 @@ enum TreeRows {
         }
     }
 
-    /// Walks up from the parent of `path`, dropping the priority of each ancestor that no longer has children; stops
-    /// at the first one that still has some.
+    /// Walks up from the parent of `path`, dropping the priority of each ancestor that no longer exists; stops at the
+    /// first one that still does (it has children, or is a leaf).
     private static func pruneEmptyAncestors(_ namespace: String, of path: TreePath, in db: SQLiteConnection) throws {
         var ancestor = path
         while !ancestor.isRoot {
             ancestor = ancestor.parent
             let key = TreeKeyCodec.key(namespace, ancestor)
             let priorityKey = TreeKeyCodec.priority(key)
-            let hasChildren =
+            // Its own row (a leaf) or any child row other than its priority means it still exists.
+            let exists =
                 try db.fetchOne(
                     """
-                    SELECT 1 FROM tree_nodes WHERE key > \(key) AND key < \(TreeKeyCodec.subtreeEnd(key))
+                    SELECT 1 FROM tree_nodes WHERE key >= \(key) AND key < \(TreeKeyCodec.subtreeEnd(key))
                     AND key != \(priorityKey) LIMIT 1
                     """) != nil
-            if hasChildren { return }
+            if exists { return }
             try db.execute("DELETE FROM tree_nodes WHERE key = \(priorityKey)")
         }
     }

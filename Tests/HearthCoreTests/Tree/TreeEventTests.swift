@@ -64,6 +64,16 @@ import Testing
         #expect(put("/other", "1").applied(to: start, at: tp("/r")) == start)
     }
 
+    @Test func deletingBelowALeafKeepsIt() {
+        let leaf = node(#"{".value":5,".priority":1}"#)
+        #expect(TreeNode.setting(nil, at: tp("/b/c"), in: leaf) == leaf)
+        #expect(TreeNode.setting(nil, at: tp("/b"), in: nil) == nil)
+        #expect(put("/a/b", "null").applied(to: leaf, at: tp("/a")) == leaf)
+        #expect(
+            TreeNode.setting(node("1"), at: tp("/b"), in: leaf)
+                == TreeNode(.children(["b": .leaf(.integer(1))]), priority: .integer(1)))
+    }
+
     @Test func diffsQueryWindows() {
         let a = node("1")!
         let b = node("2")!
