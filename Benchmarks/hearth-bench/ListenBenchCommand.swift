@@ -21,16 +21,19 @@ enum ListenBenchCommand {
             }
             options = parsed
         } catch {
-            FileHandle.standardError.write(Data("hearth-bench listen: \(error)\nRun 'hearth-bench listen --help'.\n".utf8))
+            FileHandle.standardError.write(
+                Data("hearth-bench listen: \(error)\nRun 'hearth-bench listen --help'.\n".utf8))
             return 64
         }
         let files = ListenBenchSocket.raiseFileLimit()
         let needed = max(options.listeners, options.queryListeners) + 200
         guard files >= needed else {
-            FileHandle.standardError.write(Data("hearth-bench listen: \(needed) open files needed, the limit is \(files)\n".utf8))
+            FileHandle.standardError.write(
+                Data("hearth-bench listen: \(needed) open files needed, the limit is \(files)\n".utf8))
             return 1
         }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-listen-bench-\(UUID().uuidString.prefix(8))")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-listen-bench-\(UUID().uuidString.prefix(8))")
         var report = ListenBenchReport(machine: .current(), options: options)
         do {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -46,7 +49,9 @@ enum ListenBenchCommand {
                 log("matching cost for \(options.matchingQueries.map(String.init).joined(separator: ", ")) queries")
                 report.matching = try ListenMatchingBenchmark.run(queryCounts: options.matchingQueries)
                 log("hub cost of one write to 1,000 and \(options.listeners) listeners, in process")
-                report.hubFanOut = try [1000, options.listeners].map { try ListenFanOutBenchmark.run(listeners: $0, rounds: 9) }
+                report.hubFanOut = try [1000, options.listeners].map {
+                    try ListenFanOutBenchmark.run(listeners: $0, rounds: 9)
+                }
             }
         } catch {
             FileHandle.standardError.write(Data("hearth-bench listen: FAILED: \(error)\n".utf8))
@@ -56,7 +61,8 @@ enum ListenBenchCommand {
         print(markdown, terminator: "")
         if let out = options.outputPath {
             let url = URL(fileURLWithPath: out)
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             do {
                 try Data(markdown.utf8).write(to: url)
                 log("report written to \(out)")

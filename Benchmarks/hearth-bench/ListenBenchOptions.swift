@@ -52,13 +52,16 @@ struct ListenBenchOptions: Sendable {
         var options = ListenBenchOptions()
         var remaining = arguments[...]
         func value(_ flag: String) throws(ListenBenchOptions.UsageError) -> String {
-            guard let next = remaining.popFirst() else { throw ListenBenchOptions.UsageError(description: "\(flag) needs a value") }
+            guard let next = remaining.popFirst() else {
+                throw ListenBenchOptions.UsageError(description: "\(flag) needs a value")
+            }
             return next
         }
         func number(_ flag: String, _ range: ClosedRange<Int>) throws(ListenBenchOptions.UsageError) -> Int {
             let text = try value(flag)
             guard let number = Int(text), range.contains(number) else {
-                throw ListenBenchOptions.UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
+                throw ListenBenchOptions.UsageError(
+                    description: "\(flag) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
             }
             return number
         }
@@ -78,13 +81,17 @@ struct ListenBenchOptions: Sendable {
             case "--matching-queries":
                 let text = try value(argument)
                 let counts = text.split(separator: ",").compactMap { Int($0) }
-                guard !counts.isEmpty, counts.count == text.split(separator: ",").count, counts.allSatisfy({ (1...100_000).contains($0) })
-                else { throw ListenBenchOptions.UsageError(description: "--matching-queries takes counts like 1,10,100") }
+                guard !counts.isEmpty, counts.count == text.split(separator: ",").count,
+                    counts.allSatisfy({ (1...100_000).contains($0) })
+                else {
+                    throw ListenBenchOptions.UsageError(description: "--matching-queries takes counts like 1,10,100")
+                }
                 options.matchingQueries = counts
             case "--only":
                 let names = Set(try value(argument).split(separator: ",").map(String.init))
                 guard !names.isEmpty, names.isSubset(of: ["documents", "query", "baseline", "matching"]) else {
-                    throw ListenBenchOptions.UsageError(description: "--only takes some of documents,query,baseline,matching")
+                    throw ListenBenchOptions.UsageError(
+                        description: "--only takes some of documents,query,baseline,matching")
                 }
                 options.scenarios = names
             case "--out": options.outputPath = try value(argument)

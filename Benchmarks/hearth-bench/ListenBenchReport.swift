@@ -86,55 +86,77 @@ struct ListenBenchReport {
 
     func markdown() -> String {
         var out = "# Hearth live listeners — benchmark\n\n"
-        out += "Measured \(ISO8601DateFormatter().string(from: date)) on \(machine.processors) CPU(s), \(machine.cpuModel), "
+        out +=
+            "Measured \(ISO8601DateFormatter().string(from: date)) on \(machine.processors) CPU(s), \(machine.cpuModel), "
         out += "\(machine.operatingSystem); load average at start \(machine.loadAverage ?? "?"). "
-        out += "Server and load client share the machine. Hearth runs with \(options.serverThreads) HTTP threads; the client reads "
-        out += "with \(options.clientThreads) poll(2) threads and writes from paced keep-alive connections. Latency is commit "
-        out += "(the document's `updateTime`, or the marker's `readTime`) → event parsed by the client, on the same wall clock.\n\n"
-        out += "Command: `hearth-bench listen --listeners \(options.listeners) --rate \(options.writeRate) --query-listeners "
+        out +=
+            "Server and load client share the machine. Hearth runs with \(options.serverThreads) HTTP threads; the client reads "
+        out +=
+            "with \(options.clientThreads) poll(2) threads and writes from paced keep-alive connections. Latency is commit "
+        out +=
+            "(the document's `updateTime`, or the marker's `readTime`) → event parsed by the client, on the same wall clock.\n\n"
+        out +=
+            "Command: `hearth-bench listen --listeners \(options.listeners) --rate \(options.writeRate) --query-listeners "
         out += "\(options.queryListeners) --query-rate \(options.queryWriteRate) --duration \(options.duration)`\n\n"
         out += "| figure | Hearth | baseline (bare SSE push) | target |\n| --- | --- | --- | --- |\n"
         if let own {
             let base = baselineOwn
-            out += "| \(options.listeners) listeners on own documents, \(options.writeRate) writes/s: p50 | \(ms(own.commitToReceive.p50)) | \(ms(base?.commitToReceive.p50)) | < 5 ms |\n"
+            out +=
+                "| \(options.listeners) listeners on own documents, \(options.writeRate) writes/s: p50 | \(ms(own.commitToReceive.p50)) | \(ms(base?.commitToReceive.p50)) | < 5 ms |\n"
             out += "| … p99 | \(ms(own.commitToReceive.p99)) | \(ms(base?.commitToReceive.p99)) | < 50 ms |\n"
             out += "| … max | \(ms(own.commitToReceive.max)) | \(ms(base?.commitToReceive.max)) | |\n"
-            out += "| … write sent → event p50 / p99 | \(ms(own.sendToReceive.p50)) / \(ms(own.sendToReceive.p99)) | \(ms(base?.sendToReceive.p50)) / \(ms(base?.sendToReceive.p99)) | |\n"
-            out += "| … writes acknowledged / events delivered | \(own.writes.sent) / \(own.delivered) (\(rate(own.writes.rate)) writes/s) | \(base.map { "\($0.writes.sent) / \($0.delivered)" } ?? "–") | every one |\n"
-            out += "| server RSS: idle with the streams / under load / peak | \(bytes(idleMemory)) / \(bytes(busyMemory)) / \(bytes(peakMemory)) | | < 300 MB |\n"
+            out +=
+                "| … write sent → event p50 / p99 | \(ms(own.sendToReceive.p50)) / \(ms(own.sendToReceive.p99)) | \(ms(base?.sendToReceive.p50)) / \(ms(base?.sendToReceive.p99)) | |\n"
+            out +=
+                "| … writes acknowledged / events delivered | \(own.writes.sent) / \(own.delivered) (\(rate(own.writes.rate)) writes/s) | \(base.map { "\($0.writes.sent) / \($0.delivered)" } ?? "–") | every one |\n"
+            out +=
+                "| server RSS: idle with the streams / under load / peak | \(bytes(idleMemory)) / \(bytes(busyMemory)) / \(bytes(peakMemory)) | | < 300 MB |\n"
         }
         if !fanOut.isEmpty {
             let median = { (rounds: [FanOut], key: KeyPath<FanOut, Double>) -> Double? in
                 rounds.isEmpty ? nil : rounds.map { $0[keyPath: key] }.sorted()[rounds.count / 2]
             }
-            out += "| 1 document, \(options.listeners) listeners: last delivery (median of \(fanOut.count) writes) | \(ms(median(fanOut, \.lastFromCommit))) | \(ms(median(baselineFanOut, \.lastFromCommit))) | < 200 ms |\n"
-            out += "| … worst round / median listener | \(ms(fanOut.map(\.lastFromCommit).max())) / \(ms(median(fanOut, \.medianFromCommit))) | \(ms(baselineFanOut.map(\.lastFromCommit).max())) / \(ms(median(baselineFanOut, \.medianFromCommit))) | |\n"
-            out += "| … events delivered per write | \(fanOut.map(\.delivered).min() ?? 0) of \(options.listeners) | \(baselineFanOut.map(\.delivered).min() ?? 0) | all |\n"
+            out +=
+                "| 1 document, \(options.listeners) listeners: last delivery (median of \(fanOut.count) writes) | \(ms(median(fanOut, \.lastFromCommit))) | \(ms(median(baselineFanOut, \.lastFromCommit))) | < 200 ms |\n"
+            out +=
+                "| … worst round / median listener | \(ms(fanOut.map(\.lastFromCommit).max())) / \(ms(median(fanOut, \.medianFromCommit))) | \(ms(baselineFanOut.map(\.lastFromCommit).max())) / \(ms(median(baselineFanOut, \.medianFromCommit))) | |\n"
+            out +=
+                "| … events delivered per write | \(fanOut.map(\.delivered).min() ?? 0) of \(options.listeners) | \(baselineFanOut.map(\.delivered).min() ?? 0) | all |\n"
         }
         if let query {
             let base = baselineQuery
             let perListener = Double(query.markers) / Double(query.listeners) / max(query.writes.seconds, 1e-9)
-            out += "| \(query.listeners) listeners on one query (`where` + `orderBy` + `limit 50`), \(options.queryWriteRate) writes/s: writes achieved | \(rate(query.writes.rate))/s (\(query.writes.failed) failed) | | \(options.queryWriteRate)/s |\n"
-            out += "| … window changes delivered per listener | \(String(format: "%.1f", perListener))/s (\(query.documents) document events in all) | same rate pushed | |\n"
-            out += "| … commit → snapshot p50 / p99 | \(ms(query.commitToReceive.p50)) / \(ms(query.commitToReceive.p99)) | \(ms(base?.commitToReceive.p50)) / \(ms(base?.commitToReceive.p99)) | p99 < 100 ms |\n"
+            out +=
+                "| \(query.listeners) listeners on one query (`where` + `orderBy` + `limit 50`), \(options.queryWriteRate) writes/s: writes achieved | \(rate(query.writes.rate))/s (\(query.writes.failed) failed) | | \(options.queryWriteRate)/s |\n"
+            out +=
+                "| … window changes delivered per listener | \(String(format: "%.1f", perListener))/s (\(query.documents) document events in all) | same rate pushed | |\n"
+            out +=
+                "| … commit → snapshot p50 / p99 | \(ms(query.commitToReceive.p50)) / \(ms(query.commitToReceive.p99)) | \(ms(base?.commitToReceive.p50)) / \(ms(base?.commitToReceive.p99)) | p99 < 100 ms |\n"
             out += "| … server RSS | \(bytes(query.memory)) | | |\n"
         }
         if !matching.isEmpty {
             out += "\n## Matching cost per write vs listening queries (in process, no deliveries)\n\n"
-            out += "Each write is checked against `Q` distinct queries on its collection that it does not match. Equality-filtered "
-            out += "queries are indexed by field value, so a write only meets the queries pinned to its old or new value; "
+            out +=
+                "Each write is checked against `Q` distinct queries on its collection that it does not match. Equality-filtered "
+            out +=
+                "queries are indexed by field value, so a write only meets the queries pinned to its old or new value; "
             out += "range-only queries pin nothing and are each checked.\n\n"
-            out += "| listening queries | equality-filtered (`owner == uN`) µs/write | range-filtered (`n > N`) µs/write |\n| ---: | ---: | ---: |\n"
+            out +=
+                "| listening queries | equality-filtered (`owner == uN`) µs/write | range-filtered (`n > N`) µs/write |\n| ---: | ---: | ---: |\n"
             for row in matching {
-                out += "| \(row.queries) | \(String(format: "%.2f", row.equalityMicroseconds)) | \(String(format: "%.2f", row.rangeMicroseconds)) |\n"
+                out +=
+                    "| \(row.queries) | \(String(format: "%.2f", row.equalityMicroseconds)) | \(String(format: "%.2f", row.rangeMicroseconds)) |\n"
             }
         }
         if !hubFanOut.isEmpty {
             out += "\n## The hub's own cost of one write to many listeners (in process, no sockets)\n\n"
-            out += "From publishing the change to the last session's SSE frames being encoded (median of 9 writes): matching, "
-            out += "building each session's responses, encoding.\n\n| listeners | milliseconds | µs per listener |\n| ---: | ---: | ---: |\n"
+            out +=
+                "From publishing the change to the last session's SSE frames being encoded (median of 9 writes): matching, "
+            out +=
+                "building each session's responses, encoding.\n\n| listeners | milliseconds | µs per listener |\n| ---: | ---: | ---: |\n"
             for result in hubFanOut {
-                out += "| \(result.listeners) | \(String(format: "%.1f", result.milliseconds)) | \(String(format: "%.2f", result.milliseconds * 1000 / Double(result.listeners))) |\n"
+                out +=
+                    "| \(result.listeners) | \(String(format: "%.1f", result.milliseconds)) | \(String(format: "%.2f", result.milliseconds * 1000 / Double(result.listeners))) |\n"
             }
         }
         out += "\n## Targets\n\n"

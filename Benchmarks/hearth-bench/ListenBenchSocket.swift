@@ -17,7 +17,9 @@ enum ListenBenchSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             let code = errno
@@ -112,7 +114,8 @@ final class ListenBenchConnection {
     func expect(_ method: String, _ path: String, body: String) throws {
         let (status, answer) = try request(method, path, body: Array(body.utf8))
         guard (200..<300).contains(status) else {
-            throw BenchError("\(method) \(path) answered \(status): \(String(decoding: answer.prefix(400), as: UTF8.self))")
+            throw BenchError(
+                "\(method) \(path) answered \(status): \(String(decoding: answer.prefix(400), as: UTF8.self))")
         }
     }
 }

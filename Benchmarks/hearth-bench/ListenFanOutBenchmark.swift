@@ -26,7 +26,8 @@ enum ListenFanOutBenchmark {
         let delivered = DeliveryCounter()
         let path = ResourcePath(segments: ["hot", "one"])
         for _ in 0..<listeners {
-            let session = try hub.openSession(database: database, caller: caller, sink: EncodingSink(delivered: delivered))
+            let session = try hub.openSession(
+                database: database, caller: caller, sink: EncodingSink(delivered: delivered))
             try hub.submit(.addTarget(ListenTarget(id: 1, kind: .documents([path]))), session: session, caller: caller)
         }
         try waitUntil { hub.statistics.targets == listeners }
@@ -35,7 +36,8 @@ enum ListenFanOutBenchmark {
         for round in 0..<rounds {
             let time = Timestamp(seconds: 1_700_000_000 + Int64(round), nanos: 0)
             let document = StoredDocument(path: path, fieldsJSON: fields, createTime: time, updateTime: time)
-            let record = ChangeRecord(sequence: Int64(round + 1), commitTime: time, path: path, before: nil, after: document)
+            let record = ChangeRecord(
+                sequence: Int64(round + 1), commitTime: time, path: path, before: nil, after: document)
             delivered.count.withLock { $0 = 0 }
             let start = ContinuousClock.now
             source.changeFeed.publish([record])

@@ -114,7 +114,8 @@ final class ListenFleet: Sendable {
     /// Connects, sends the GET, reads the response head and the `session` event.
     private static func openStream(port: Int, path: String) throws -> (Int32, String, SSEDecoder) {
         let fd = try ListenBenchSocket.connect(port: port)
-        try ListenBenchSocket.write(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8))
+        try ListenBenchSocket.write(
+            fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8))
         var decoder = SSEDecoder()
         var scratch = [UInt8](repeating: 0, count: 16_384)
         var session: String?
@@ -122,7 +123,8 @@ final class ListenFleet: Sendable {
             let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard count > 0 else {
                 close(fd)
-                throw BenchError("a listen stream closed before its session event: \(String(decoding: decoder.head, as: UTF8.self))")
+                throw BenchError(
+                    "a listen stream closed before its session event: \(String(decoding: decoder.head, as: UTF8.self))")
             }
             decoder.feed(scratch[..<count])
             if decoder.status != 0 && decoder.status != 200 {
@@ -130,7 +132,9 @@ final class ListenFleet: Sendable {
                 throw BenchError("GET \(path) answered \(decoder.status)")
             }
             decoder.nextEvents { event in
-                if session == nil, let start = ListenBenchParsing.find(Array(#""session":""#.utf8), in: Array(event), from: 0) {
+                if session == nil,
+                    let start = ListenBenchParsing.find(Array(#""session":""#.utf8), in: Array(event), from: 0)
+                {
                     let bytes = Array(event)
                     let valueStart = start + 11
                     let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
@@ -145,7 +149,8 @@ final class ListenFleet: Sendable {
 
     private static let documentPrefix = Array(#"data: {"documentChange""#.utf8)
     private static let currentPrefix = Array(#"data: {"targetChange":{"targetChangeType":"CURRENT""#.utf8)
-    private static let markerPrefix = Array(#"data: {"targetChange":{"targetChangeType":"NO_CHANGE","resumeToken""#.utf8)
+    private static let markerPrefix = Array(
+        #"data: {"targetChange":{"targetChangeType":"NO_CHANGE","resumeToken""#.utf8)
     private static let tField = Array(#""t":{"integerValue":""#.utf8)
     private static let updateTime = Array(#""updateTime":""#.utf8)
     private static let readTime = Array(#""readTime":""#.utf8)
@@ -234,7 +239,10 @@ final class FleetLoop: Sendable {
         var descriptors: [pollfd] = []
         var scratch = [UInt8](repeating: 0, count: 65_536)
         while !stopping.load(ordering: .relaxed) {
-            for adoption in incoming.withLock({ list in defer { list = [] }; return list }) {
+            for adoption in incoming.withLock({ list in
+                defer { list = [] }
+                return list
+            }) {
                 var connection = Connection(fd: adoption.fd, index: adoption.index, decoder: adoption.decoder)
                 // Events that arrived together with the session event.
                 Self.dispatch(&connection, fleet)
@@ -284,7 +292,8 @@ final class FleetLoop: Sendable {
         var events: [ArraySlice<UInt8>] = []
         connection.decoder.nextEvents { events.append($0) }
         for event in events {
-            if fleet.handle(event, connection: connection.index, documentsSinceMarker: connection.documentsSinceMarker) {
+            if fleet.handle(event, connection: connection.index, documentsSinceMarker: connection.documentsSinceMarker)
+            {
                 connection.documentsSinceMarker += 1
             } else if event.starts(with: noChange) {
                 connection.documentsSinceMarker = 0

@@ -23,8 +23,11 @@ enum ListenMatchingBenchmark {
         try queryCounts.map { count in
             Row(
                 queries: count,
-                equalityMicroseconds: try measure(queries: count, filter: { .field(FieldPath(segments: ["owner"]), .equal, .string("u\($0)")) }),
-                rangeMicroseconds: try measure(queries: count, filter: { .field(FieldPath(segments: ["n"]), .greaterThan, .integer(1_000_000 + Int64($0))) }))
+                equalityMicroseconds: try measure(
+                    queries: count, filter: { .field(FieldPath(segments: ["owner"]), .equal, .string("u\($0)")) }),
+                rangeMicroseconds: try measure(
+                    queries: count,
+                    filter: { .field(FieldPath(segments: ["n"]), .greaterThan, .integer(1_000_000 + Int64($0))) }))
         }
     }
 
@@ -40,7 +43,8 @@ enum ListenMatchingBenchmark {
         let session = try hub.openSession(database: database, caller: caller, sink: CountingSink())
         for index in 0..<queries {
             let query = StructuredQuery(parent: .root, collectionID: "m", filter: filter(index))
-            try hub.submit(.addTarget(ListenTarget(id: Int32(index + 1), kind: .query(query))), session: session, caller: caller)
+            try hub.submit(
+                .addTarget(ListenTarget(id: Int32(index + 1), kind: .query(query))), session: session, caller: caller)
         }
         try waitUntil { hub.statistics.targets == queries }
         // Writes nobody listens for: an owner no query names, an n below every bound.
@@ -50,7 +54,8 @@ enum ListenMatchingBenchmark {
         let records = (0..<writes).map { index -> ChangeRecord in
             let path = ResourcePath(segments: ["m", "d\(index % 1000)"])
             let document = StoredDocument(path: path, fieldsJSON: fields, createTime: time, updateTime: time)
-            return ChangeRecord(sequence: Int64(index + 1), commitTime: time, path: path, before: document, after: document)
+            return ChangeRecord(
+                sequence: Int64(index + 1), commitTime: time, path: path, before: document, after: document)
         }
         let before = hub.statistics.changesProcessed
         let start = ContinuousClock.now

@@ -93,7 +93,9 @@ struct LatencySummary: Sendable {
         guard !values.isEmpty else { return }
         let sorted = values.sorted()
         count = sorted.count
-        func percentile(_ p: Double) -> Double { sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))] }
+        func percentile(_ p: Double) -> Double {
+            sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+        }
         p50 = percentile(0.50)
         p99 = percentile(0.99)
         max = sorted[sorted.count - 1]

@@ -12,13 +12,15 @@ struct ListenScenarios {
     // MARK: 10,000 listeners on their own documents, 1,000 writes/s — then one document with 10,000 listeners
 
     func ownDocuments(into report: inout ListenBenchReport) throws {
-        let server = try ListenServerProcess(binary: options.hearthPath, directory: workDirectory, threads: options.serverThreads)
+        let server = try ListenServerProcess(
+            binary: options.hearthPath, directory: workDirectory, threads: options.serverThreads)
         defer { server.stop() }
         let fleet = ListenFleet(threads: options.clientThreads)
         defer { fleet.stop() }
         let count = options.listeners
         log("opening \(count) listen streams")
-        let sessions = try fleet.open(port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
+        let sessions = try fleet.open(
+            port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
         try addTargets(port: server.port, sessions: sessions) { index in
             #"{"addTarget":{"targetId":1,"documents":{"documents":["projects/demo/databases/(default)/documents/own/d\#(index)"]}}}"#
         }
@@ -26,7 +28,9 @@ struct ListenScenarios {
         report.idleMemory = server.memory().resident
         log("\(options.writeRate) writes/s to random documents for \(options.duration) s")
         fleet.startRecording()
-        let writes = try ListenPacer.run(port: server.port, rate: options.writeRate, duration: Double(options.duration), threads: 4) {
+        let writes = try ListenPacer.run(
+            port: server.port, rate: options.writeRate, duration: Double(options.duration), threads: 4
+        ) {
             sequence, sent in
             let document = (sequence &* 7919) % count
             return (
@@ -56,7 +60,8 @@ struct ListenScenarios {
         for _ in 0..<options.fanOutRounds {
             fleet.startRecording()
             let sent = ListenBenchSocket.monotonicNanoseconds()
-            try writer.expect("PATCH", Self.documentsPath + "/hot/one", body: #"{"fields":{"t":{"integerValue":"\#(sent)"}}}"#)
+            try writer.expect(
+                "PATCH", Self.documentsPath + "/hot/one", body: #"{"fields":{"t":{"integerValue":"\#(sent)"}}}"#)
             try wait("the hot write to reach every listener", timeout: 20, allowTimeout: true) {
                 fleet.snapshot.recordedDocuments >= count
             }
@@ -86,22 +91,28 @@ struct ListenScenarios {
             let writes = (start..<min(start + 500, documents)).map { index in
                 let status = index % 2 == 0 ? "open" : "closed"
                 let score = Int.random(in: 0..<1_000_000, using: &random)
-                return #"{"update":{"name":"projects/demo/databases/(default)/documents/board/b\#(index)","fields":{"status":{"stringValue":"\#(status)"},"score":{"integerValue":"\#(score)"},"t":{"integerValue":"0"}}}}"#
+                return
+                    #"{"update":{"name":"projects/demo/databases/(default)/documents/board/b\#(index)","fields":{"status":{"stringValue":"\#(status)"},"score":{"integerValue":"\#(score)"},"t":{"integerValue":"0"}}}}"#
             }
-            try seeder.expect("POST", Self.documentsPath + ":commit", body: #"{"writes":[\#(writes.joined(separator: ","))]}"#)
+            try seeder.expect(
+                "POST", Self.documentsPath + ":commit", body: #"{"writes":[\#(writes.joined(separator: ","))]}"#)
         }
         let fleet = ListenFleet(threads: options.clientThreads)
         defer { fleet.stop() }
         let count = options.queryListeners
-        let sessions = try fleet.open(port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
-        let query = #"{"from":[{"collectionId":"board"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},"op":"EQUAL","value":{"stringValue":"open"}}},"orderBy":[{"field":{"fieldPath":"score"},"direction":"DESCENDING"}],"limit":50}"#
+        let sessions = try fleet.open(
+            port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
+        let query =
+            #"{"from":[{"collectionId":"board"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},"op":"EQUAL","value":{"stringValue":"open"}}},"orderBy":[{"field":{"fieldPath":"score"},"direction":"DESCENDING"}],"limit":50}"#
         try addTargets(port: server.port, sessions: sessions) { _ in
             #"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":\#(query)}}}"#
         }
         try wait("\(count) query targets current") { fleet.snapshot.currents >= count }
         log("\(options.queryWriteRate) writes/s to the board for \(options.duration) s")
         fleet.startRecording()
-        let writes = try ListenPacer.run(port: server.port, rate: options.queryWriteRate, duration: Double(options.duration), threads: 6) {
+        let writes = try ListenPacer.run(
+            port: server.port, rate: options.queryWriteRate, duration: Double(options.duration), threads: 6
+        ) {
             sequence, sent in
             var random = SystemRandomNumberGenerator()
             let document = Int.random(in: 0..<documents, using: &random)
@@ -109,7 +120,9 @@ struct ListenScenarios {
             let score = Int.random(in: 0..<1_000_000, using: &random)
             return (
                 "PATCH", Self.documentsPath + "/board/b\(document)",
-                Array(#"{"fields":{"status":{"stringValue":"\#(status)"},"score":{"integerValue":"\#(score)"},"t":{"integerValue":"\#(sent)"}}}"#.utf8)
+                Array(
+                    #"{"fields":{"status":{"stringValue":"\#(status)"},"score":{"integerValue":"\#(score)"},"t":{"integerValue":"\#(sent)"}}}"#
+                        .utf8)
             )
         }
         usleep(1_000_000)
@@ -137,7 +150,8 @@ struct ListenScenarios {
         try wait("every push delivered", timeout: 10, allowTimeout: true) { fleet.snapshot.recordedDocuments >= pushed }
         let samples = fleet.stopRecording().filter { $0.kind == .document }
         report.baselineOwn = ListenBenchReport.Delivery(
-            writes: ListenPacer.Result(sent: pushed, failed: 0, seconds: Double(options.duration)), delivered: samples.count,
+            writes: ListenPacer.Result(sent: pushed, failed: 0, seconds: Double(options.duration)),
+            delivered: samples.count,
             commitToReceive: LatencySummary(samples.map { Double($0.receivedWall - $0.committed) / 1000 }),
             sendToReceive: LatencySummary(samples.map { Double($0.receivedMonotonic - $0.sent) / 1e6 }))
         for _ in 0..<options.fanOutRounds {
@@ -161,7 +175,8 @@ struct ListenScenarios {
         let fleet = ListenFleet(threads: options.clientThreads)
         defer { fleet.stop() }
         _ = try fleet.open(port: server.port, path: "/listen", count: options.queryListeners, parallelism: 8)
-        let rate = max(1, Int((Double(query.markers) / Double(options.queryListeners) / query.writes.seconds).rounded()))
+        let rate = max(
+            1, Int((Double(query.markers) / Double(options.queryListeners) / query.writes.seconds).rounded()))
         fleet.startRecording()
         let pushed = try server.command("broadcast \(rate) \(options.duration)")
         usleep(1_000_000)
@@ -186,7 +201,8 @@ struct ListenScenarios {
                 do {
                     let connection = try ListenBenchConnection(port: port)
                     for index in stride(from: worker, to: sessions.count, by: workers) {
-                        try connection.expect("POST", Self.documentsPath + ":listen?session=\(sessions[index])", body: body(index))
+                        try connection.expect(
+                            "POST", Self.documentsPath + ":listen?session=\(sessions[index])", body: body(index))
                     }
                 } catch {
                     failure.withLock { $0 = $0 ?? BenchError("adding targets: \(error)") }
@@ -198,7 +214,8 @@ struct ListenScenarios {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    private func wait(_ what: String, timeout: Double = 120, allowTimeout: Bool = false, _ condition: () -> Bool) throws {
+    private func wait(_ what: String, timeout: Double = 120, allowTimeout: Bool = false, _ condition: () -> Bool) throws
+    {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             guard Date() < deadline else {

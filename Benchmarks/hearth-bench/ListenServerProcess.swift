@@ -19,7 +19,10 @@ final class ListenServerProcess {
         let handle = try FileHandle(forWritingTo: output)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments =
-            ["serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path, "--dev", "--threads", String(threads), "--log-level", "warning"]
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path, "--dev", "--threads",
+                String(threads), "--log-level", "warning",
+            ]
             + extraArguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handle
@@ -45,7 +48,10 @@ final class ListenServerProcess {
 
     /// Resident and peak resident set size in bytes.
     func memory() -> (resident: Int, peak: Int) {
-        ((MachineInfo.procStatusKiB(pid: pid, field: "VmRSS") ?? 0) * 1024, (MachineInfo.procStatusKiB(pid: pid, field: "VmHWM") ?? 0) * 1024)
+        (
+            (MachineInfo.procStatusKiB(pid: pid, field: "VmRSS") ?? 0) * 1024,
+            (MachineInfo.procStatusKiB(pid: pid, field: "VmHWM") ?? 0) * 1024
+        )
     }
 
     func stop() {

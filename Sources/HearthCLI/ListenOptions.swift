@@ -25,13 +25,15 @@ enum ListenOptions {
     static func apply(_ value: (String) -> String?, to configuration: inout ServerConfiguration) throws {
         if let text = value("--listen-heartbeat") {
             guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
-                throw CommandLineArguments.UsageError(description: "--listen-heartbeat must be 0.05…3600 seconds, not \(text)")
+                throw CommandLineArguments.UsageError(
+                    description: "--listen-heartbeat must be 0.05…3600 seconds, not \(text)")
             }
             configuration.listen.heartbeatSeconds = seconds
         }
         if let text = value("--listen-buffer") {
             guard let bytes = Int(text), bytes >= 1024, bytes <= 1 << 30 else {
-                throw CommandLineArguments.UsageError(description: "--listen-buffer must be 1024…1073741824 bytes, not \(text)")
+                throw CommandLineArguments.UsageError(
+                    description: "--listen-buffer must be 1024…1073741824 bytes, not \(text)")
             }
             configuration.listen.bufferBytes = bytes
         }

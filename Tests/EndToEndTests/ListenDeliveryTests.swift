@@ -46,7 +46,11 @@ import Testing
                         let value = document["fields"]?["n"]?["integerValue"]?.stringValue.flatMap({ Int($0) })
                     else { continue }
                     updateTimes.append(try FS.time(document["updateTime"]))
-                    if name == counter { counterValues.append(value) } else { writerValues[FS.id(of: name), default: []].append(value) }
+                    if name == counter {
+                        counterValues.append(value)
+                    } else {
+                        writerValues[FS.id(of: name), default: []].append(value)
+                    }
                 }
             }
             #expect(counterValues == Array(1...total), "the counter's every value, once each, in commit order")
@@ -54,8 +58,12 @@ import Testing
                 #expect(writerValues["w\(writer)"] == Array(1...perWriter), "writer \(writer)'s values in order")
             }
             #expect(updateTimes == updateTimes.sorted(), "commit times never go back")
-            let sequences = tokens.compactMap { Data(base64Encoded: $0) }.map { $0.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
-            #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count, "resume tokens strictly increase")
+            let sequences = tokens.compactMap { Data(base64Encoded: $0) }.map {
+                $0.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
+            #expect(
+                sequences == sequences.sorted() && Set(sequences).count == sequences.count,
+                "resume tokens strictly increase")
         }
     }
 
@@ -68,7 +76,8 @@ import Testing
             try await stream.add(1, documents: ["beat/a"])
             _ = try await stream.nextBatch()
             try await server.set("beat/a", intFields(1))
-            #expect(try await stream.nextBatch() == ["change beat/a [1]", "marker"], "heartbeats do not disturb events")
+            #expect(
+                try await stream.nextBatch() == ["change beat/a [1]", "marker"], "heartbeats do not disturb events")
         }
     }
 
@@ -88,7 +97,9 @@ import Testing
             var cutOff = false
             // Write ~20 KB documents until the server gives up on the paused client (its session disappears).
             while !cutOff && writes < 2000 {
-                try await server.set("flood/d\(writes % 20)", #"{"blob":{"stringValue":"\#(filler)"},"i":{"integerValue":"\#(writes)"}}"#)
+                try await server.set(
+                    "flood/d\(writes % 20)", #"{"blob":{"stringValue":"\#(filler)"},"i":{"integerValue":"\#(writes)"}}"#
+                )
                 writes += 1
                 _ = try await healthy.nextBatch()
                 // An unknown target: 400 while the session lives, 404 once it is gone.
@@ -98,9 +109,11 @@ import Testing
             slow.client.resume()
             try await slow.client.wait(for: "the cut-off stream to end") { $0.ended }
             let delivered = slow.client.allEvents.filter { describeListen($0).hasPrefix("change") }.count
-            #expect(delivered < writes, "the slow client got everything (\(delivered) of \(writes)); it was not cut off")
+            #expect(
+                delivered < writes, "the slow client got everything (\(delivered) of \(writes)); it was not cut off")
             try await server.set("flood/after", intFields(1))
-            #expect(try await healthy.nextBatch() == ["change flood/after [1]", "marker"], "the other client carries on")
+            #expect(
+                try await healthy.nextBatch() == ["change flood/after [1]", "marker"], "the other client carries on")
         }
     }
 }

@@ -28,14 +28,18 @@ import Testing
         expectError(try await stream.post(#"{"addTarget":{"targetId":1}}"#), 400, "INVALID_ARGUMENT")
         expectError(try await stream.post("not json"), 400, "INVALID_ARGUMENT")
         expectError(
-            try await stream.post(#"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"a"}],"offset":1}}}}"#),
+            try await stream.post(
+                #"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"a"}],"offset":1}}}}"#
+            ),
             400, "INVALID_ARGUMENT", messageContains: ["offset"])
         try await stream.add(1, documents: ["\(FS.unique("dup"))/a"])
         expectError(
-            try await stream.post(#"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#), 400,
+            try await stream.post(#"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#),
+            400,
             "INVALID_ARGUMENT", messageContains: ["already active"])
         let other = try await server.client.request(
-            "POST", FS.root("otherproject") + ":listen", query: [("session", stream.client.session)], json: #"{"removeTarget":1}"#)
+            "POST", FS.root("otherproject") + ":listen", query: [("session", stream.client.session)],
+            json: #"{"removeTarget":1}"#)
         expectError(other, 400, "INVALID_ARGUMENT", messageContains: ["belongs to"])
     }
 
@@ -44,11 +48,13 @@ import Testing
         let stream = try ListenStream.open(server)
         // In development mode `owner` is the admin credential: a different identity from the anonymous opener.
         let result = try await stream.post(
-            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#, headers: ["Authorization": "Bearer owner"])
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#,
+            headers: ["Authorization": "Bearer owner"])
         expectError(result, 403, "PERMISSION_DENIED", messageContains: ["another caller"])
         let admin = try ListenStream.open(server, headers: ["Authorization: Bearer owner"])
         let ok = try await admin.post(
-            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#, headers: ["Authorization": "Bearer owner"])
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("a/b"))"]}}}"#,
+            headers: ["Authorization": "Bearer owner"])
         #expect(ok.status == 200)
         let forged = try await admin.post(#"{"removeTarget":1}"#, headers: ["Authorization": "Bearer not-a-token"])
         expectError(forged, 401, "UNAUTHENTICATED")
@@ -95,10 +101,13 @@ enum SSEClientHead {
         address.sin_port = in_port_t(UInt16(server.port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw HarnessError("connect failed") }
-        let request = Array("GET \(FS.root()):listen HTTP/1.1\r\nHost: x\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array(
+            "GET \(FS.root()):listen HTTP/1.1\r\nHost: x\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

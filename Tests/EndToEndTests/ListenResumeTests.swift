@@ -8,11 +8,16 @@ import Testing
         let server = try SharedHearth.server
         let rooms = FS.unique("rooms")
         for id in ["a", "b", "c"] { try await server.set("\(rooms)/\(id)", #"{"open":{"booleanValue":true}}"#) }
-        let query = #"{"from":[{"collectionId":"\#(rooms)"}],"where":{"fieldFilter":{"field":{"fieldPath":"open"},"op":"EQUAL","value":{"booleanValue":true}}}}"#
+        let query =
+            #"{"from":[{"collectionId":"\#(rooms)"}],"where":{"fieldFilter":{"field":{"fieldPath":"open"},"op":"EQUAL","value":{"booleanValue":true}}}}"#
         let first = try ListenStream.open(server)
         try await first.add(1, query: query)
         let initial = try await first.nextBatchEvents()
-        #expect(initial.map(describeListen) == ["ADD 1", "change \(rooms)/a [1]", "change \(rooms)/b [1]", "change \(rooms)/c [1]", "CURRENT 1", "marker"])
+        #expect(
+            initial.map(describeListen) == [
+                "ADD 1", "change \(rooms)/a [1]", "change \(rooms)/b [1]", "change \(rooms)/c [1]", "CURRENT 1",
+                "marker",
+            ])
         let token = try #require(initial.last.flatMap(resumeToken(of:)))
         first.client.close()
 
@@ -27,7 +32,8 @@ import Testing
         try await second.add(1, query: query, resumeToken: token)
         #expect(
             try await second.nextBatch() == [
-                "ADD 1", "change \(rooms)/a [1]", "change \(rooms)/d [1]", "remove \(rooms)/b [1]", "delete \(rooms)/c [1]",
+                "ADD 1", "change \(rooms)/a [1]", "change \(rooms)/d [1]", "remove \(rooms)/b [1]",
+                "delete \(rooms)/c [1]",
                 "filter 1=2", "CURRENT 1", "marker",
             ])
 
@@ -48,7 +54,9 @@ import Testing
         try await stream.add(1, documents: ["\(rooms)/a"], resumeToken: future)
         #expect(try await stream.nextBatch() == ["ADD 1", "RESET 1", "change \(rooms)/a [1]", "CURRENT 1", "marker"])
         expectError(
-            try await stream.post(#"{"addTarget":{"targetId":2,"resumeToken":"bm90IGEgdG9rZW4=","documents":{"documents":["\#(FS.name("\(rooms)/a"))"]}}}"#),
+            try await stream.post(
+                #"{"addTarget":{"targetId":2,"resumeToken":"bm90IGEgdG9rZW4=","documents":{"documents":["\#(FS.name("\(rooms)/a"))"]}}}"#
+            ),
             400, "INVALID_ARGUMENT", messageContains: ["resume token"])
     }
 
@@ -64,7 +72,8 @@ import Testing
             try await restarted.set("keep/b", intFields(2))
             let resumed = try ListenStream.open(restarted)
             try await resumed.add(1, documents: ["keep/a", "keep/b"], resumeToken: token)
-            #expect(try await resumed.nextBatch() == ["ADD 1", "change keep/b [1]", "filter 1=2", "CURRENT 1", "marker"])
+            #expect(
+                try await resumed.nextBatch() == ["ADD 1", "change keep/b [1]", "filter 1=2", "CURRENT 1", "marker"])
             try await restarted.stop()
         }
     }

@@ -30,15 +30,21 @@ import Testing
         let stream = try ListenStream.open(server)
         try await stream.add(
             3,
-            query: #"{"from":[{"collectionId":"\#(tasks)"}],"where":{"fieldFilter":{"field":{"fieldPath":"done"},"op":"EQUAL","value":{"booleanValue":false}}}}"#)
+            query:
+                #"{"from":[{"collectionId":"\#(tasks)"}],"where":{"fieldFilter":{"field":{"fieldPath":"done"},"op":"EQUAL","value":{"booleanValue":false}}}}"#
+        )
         #expect(try await stream.nextBatch() == ["ADD 3", "change \(tasks)/a [3]", "CURRENT 3", "marker"])
         try await server.set("\(tasks)/b", #"{"done":{"booleanValue":false}}"#)
         #expect(try await stream.nextBatch() == ["change \(tasks)/b [3]", "marker"], "b starts matching: added")
         try await server.set("\(tasks)/a", #"{"done":{"booleanValue":true}}"#)
-        #expect(try await stream.nextBatch() == ["remove \(tasks)/a [3]", "marker"], "a stops matching: removed, not deleted")
+        #expect(
+            try await stream.nextBatch() == ["remove \(tasks)/a [3]", "marker"],
+            "a stops matching: removed, not deleted")
         try await server.set("\(tasks)/c", #"{"done":{"booleanValue":true}}"#)
         try await server.delete("\(tasks)/b")
-        #expect(try await stream.nextBatch() == ["delete \(tasks)/b [3]", "marker"], "c never matched, so nothing came for it")
+        #expect(
+            try await stream.nextBatch() == ["delete \(tasks)/b [3]", "marker"],
+            "c never matched, so nothing came for it")
     }
 
     @Test func aLimitQueryLetsTheNextDocumentInWhenOneLeaves() async throws {
@@ -47,8 +53,14 @@ import Testing
         for n in 1...5 { try await server.set("\(scores)/s\(n)", intFields(n)) }
         let stream = try ListenStream.open(server)
         try await stream.add(
-            1, query: #"{"from":[{"collectionId":"\#(scores)"}],"orderBy":[{"field":{"fieldPath":"n"},"direction":"DESCENDING"}],"limit":2}"#)
-        #expect(try await stream.nextBatch() == ["ADD 1", "change \(scores)/s5 [1]", "change \(scores)/s4 [1]", "CURRENT 1", "marker"])
+            1,
+            query:
+                #"{"from":[{"collectionId":"\#(scores)"}],"orderBy":[{"field":{"fieldPath":"n"},"direction":"DESCENDING"}],"limit":2}"#
+        )
+        #expect(
+            try await stream.nextBatch() == [
+                "ADD 1", "change \(scores)/s5 [1]", "change \(scores)/s4 [1]", "CURRENT 1", "marker",
+            ])
         try await server.delete("\(scores)/s5")
         #expect(try await stream.nextBatch() == ["change \(scores)/s3 [1]", "delete \(scores)/s5 [1]", "marker"])
         try await server.set("\(scores)/s9", intFields(9))
@@ -69,7 +81,8 @@ import Testing
         }
         #expect(try await stream.nextBatch() == ["ADD 100", "CURRENT 100", "marker"])
         try await server.set("\(items)/d7", intFields(7))
-        #expect(try await stream.nextBatch() == ["change \(items)/d7 [7,100]", "marker"], "one event names both targets")
+        #expect(
+            try await stream.nextBatch() == ["change \(items)/d7 [7,100]", "marker"], "one event names both targets")
         try await server.set("\(items)/d40", intFields(40))
         #expect(try await stream.nextBatch() == ["change \(items)/d40 [40,100]", "marker"])
     }
@@ -106,7 +119,8 @@ import Testing
     @Test func theServerPicksATargetIDWhenGivenNone() async throws {
         let server = try SharedHearth.server
         let stream = try ListenStream.open(server)
-        let result = try await stream.post(#"{"addTarget":{"documents":{"documents":["\#(FS.name("\(FS.unique("x"))/a"))"]}}}"#)
+        let result = try await stream.post(
+            #"{"addTarget":{"documents":{"documents":["\#(FS.name("\(FS.unique("x"))/a"))"]}}}"#)
         #expect(result.status == 200)
         #expect(try await stream.nextBatch() == ["ADD 1", "CURRENT 1", "marker"])
     }

@@ -71,7 +71,8 @@ import Testing
         _ = window.apply(path: .of("scores/a"), new: document("a", 5, version: 2))
         #expect(window.visible.map(\.path) == [.of("scores/b"), .of("scores/c"), .of("scores/a")])
         _ = window.apply(path: .of("scores/c"), new: document("c", 2, version: 2))
-        #expect(window.visible.map(\.path) == [.of("scores/b"), .of("scores/c"), .of("scores/a")], "ties order by name")
+        #expect(
+            window.visible.map(\.path) == [.of("scores/b"), .of("scores/c"), .of("scores/a")], "ties order by name")
     }
 
     @Test func deltasNameEnteringChangedRemovedAndDeletedDocuments() {

@@ -36,7 +36,8 @@ func eventually(_ condition: () -> Bool) async {
         let sink = FakeSink()
         let caller = ListenCaller(auth: nil)
         let session = try hub.openSession(database: testDatabase, caller: caller, sink: sink)
-        try hub.submit(.addTarget(ListenTarget(id: 1, kind: .documents([.of("rooms/a")]))), session: session, caller: caller)
+        try hub.submit(
+            .addTarget(ListenTarget(id: 1, kind: .documents([.of("rooms/a")]))), session: session, caller: caller)
         await eventually { sink.responses.count >= 4 }
         #expect(sink.take() == ["ADD 1", "change rooms/a [1]", "CURRENT 1 @1", "marker @1"])
         source.write("rooms/a", fields(("n", int(2))))
@@ -45,7 +46,9 @@ func eventually(_ condition: () -> Bool) async {
         #expect(hub.statistics.sessions == 1)
         hub.stop()
         #expect(sink.isClosed)
-        #expect(throws: HearthError.self) { try hub.openSession(database: testDatabase, caller: caller, sink: FakeSink()) }
+        #expect(throws: HearthError.self) {
+            try hub.openSession(database: testDatabase, caller: caller, sink: FakeSink())
+        }
     }
 
     @Test func theHubStartsAtTheHeadOfALongLog() throws {
@@ -77,14 +80,18 @@ func eventually(_ condition: () -> Bool) async {
         for n in 1...40 { source.write("rooms/r\(n)", fields(("n", int(n)))) }
         sink.blocking.withLock { $0 = false }
         sink.gate.signal()
-        await eventually { hub.statistics.sequence == 41 && sink.inner.responses.contains { describe($0) == "marker @41" } }
+        await eventually {
+            hub.statistics.sequence == 41 && sink.inner.responses.contains { describe($0) == "marker @41" }
+        }
         let changed = sink.inner.responses.compactMap { response -> String? in
             if case .documentChange(let document, _) = response { return document.path.lastSegment }
             return nil
         }
         #expect(changed == ["first"] + (1...40).map { "r\($0)" })
         #expect(hub.statistics.catchUps >= 1)
-        #expect(sink.inner.responses.contains { describe($0) == "marker @41" }, "\(sink.inner.responses.map(describe)) \(hub.statistics)")
+        #expect(
+            sink.inner.responses.contains { describe($0) == "marker @41" },
+            "\(sink.inner.responses.map(describe)) \(hub.statistics)")
         hub.stop()
     }
 

@@ -14,9 +14,12 @@ import Testing
         let path = ResourcePath.of(path)
         let time = Timestamp(seconds: 1, nanos: 0)
         func stored(_ fields: [String: Value]?) -> StoredDocument? {
-            fields.map { StoredDocument(path: path, fieldsJSON: Value.encodeFields($0), createTime: time, updateTime: time) }
+            fields.map {
+                StoredDocument(path: path, fieldsJSON: Value.encodeFields($0), createTime: time, updateTime: time)
+            }
         }
-        return DecodedChange(ChangeRecord(sequence: 1, commitTime: time, path: path, before: stored(before), after: stored(after)))
+        return DecodedChange(
+            ChangeRecord(sequence: 1, commitTime: time, path: path, before: stored(before), after: stored(after)))
     }
 
     private func candidates(_ index: TargetIndex<Item>, _ change: DecodedChange) -> Set<String> {
@@ -27,12 +30,18 @@ import Testing
 
     @Test func plansPinEqualityInAndNullTermsOfEveryBranch() {
         let owner = FieldPath(segments: ["owner"])
-        #expect(IndexPlan(query: query("rooms", where: equals("owner", .string("u1")))).keys == [.init(field: owner, value: .string("u1"))])
+        #expect(
+            IndexPlan(query: query("rooms", where: equals("owner", .string("u1")))).keys == [
+                .init(field: owner, value: .string("u1"))
+            ])
         let inPlan = IndexPlan(query: query("rooms", where: .field(owner, .in, .array([.string("a"), .integer(2)]))))
         #expect(inPlan.keys == [.init(field: owner, value: .string("a")), .init(field: owner, value: .integer(2))])
-        let either = IndexPlan(query: query("rooms", where: .or([equals("owner", .string("a")), .unary(owner, .isNull)])))
+        let either = IndexPlan(
+            query: query("rooms", where: .or([equals("owner", .string("a")), .unary(owner, .isNull)])))
         #expect(either.keys == [.init(field: owner, value: .string("a")), .init(field: owner, value: .null)])
-        let ranged = IndexPlan(query: query("rooms", where: .or([equals("owner", .string("a")), .field(owner, .greaterThan, .integer(1))])))
+        let ranged = IndexPlan(
+            query: query(
+                "rooms", where: .or([equals("owner", .string("a")), .field(owner, .greaterThan, .integer(1))])))
         #expect(ranged.keys == nil, "a branch without an equality is checked on every write")
         #expect(IndexPlan(query: query("rooms")).keys == nil)
         #expect(IndexPlan(query: query("rooms")).scope == .collection(.of("rooms")))
@@ -54,7 +63,10 @@ import Testing
             index.insert(view, plan: IndexPlan(query: query("rooms", where: equals("owner", .string("u\(n)")))))
         }
         let scan = Item("scan")
-        index.insert(scan, plan: IndexPlan(query: query("rooms", where: .field(FieldPath(segments: ["n"]), .greaterThan, .integer(1)))))
+        index.insert(
+            scan,
+            plan: IndexPlan(query: query("rooms", where: .field(FieldPath(segments: ["n"]), .greaterThan, .integer(1))))
+        )
         let other = Item("other")
         index.insert(other, plan: IndexPlan(query: query("notes")))
 

@@ -34,7 +34,10 @@ import Testing
         hub.write(("rooms/a/messages/m1", fields(("n", int(1)))))
         hub.write(("users/u/messages/m2", fields(("n", int(1)))))
         hub.write(("rooms/a/notes/n1", fields(("n", int(1)))))
-        #expect(sink.take() == ["change rooms/a/messages/m1 [1]", "marker @1", "change users/u/messages/m2 [1]", "marker @2"])
+        #expect(
+            sink.take() == [
+                "change rooms/a/messages/m1 [1]", "marker @1", "change users/u/messages/m2 [1]", "marker @2",
+            ])
     }
 
     @Test func equalQueriesShareOneViewAcrossSessions() {
@@ -69,11 +72,15 @@ import Testing
         hub.write(("scores/s1", nil))
         #expect(sink.take() == ["change scores/s3 [1]", "delete scores/s1 [1]", "marker @6"], "the next one enters")
         hub.write(("scores/s0", fields(("n", int(0)))))
-        #expect(sink.take() == ["change scores/s0 [1]", "remove scores/s3 [1]", "marker @7"], "a new first pushes the last out")
+        #expect(
+            sink.take() == ["change scores/s0 [1]", "remove scores/s3 [1]", "marker @7"],
+            "a new first pushes the last out")
         hub.write(("scores/s9", fields(("n", int(9)))))
         #expect(sink.take() == [], "a document after the window changes nothing visible")
         hub.write(("scores/s2", fields(("n", int(10)))))
-        #expect(sink.take() == ["change scores/s3 [1]", "remove scores/s2 [1]", "marker @9"], "moving past the window leaves it")
+        #expect(
+            sink.take() == ["change scores/s3 [1]", "remove scores/s2 [1]", "marker @9"],
+            "moving past the window leaves it")
     }
 
     @Test func limitQueryReadsAgainWhenItsSparesRunOut() {
@@ -92,7 +99,8 @@ import Testing
         #expect(hub.source.queryCount == queries)
         let last = capacity - 1
         hub.write(("scores/s\(last)", nil))
-        #expect(sink.take() == ["change scores/s\(last + 2) [1]", "delete scores/s\(last) [1]", "marker @\(30 + last)"])
+        #expect(
+            sink.take() == ["change scores/s\(last + 2) [1]", "delete scores/s\(last) [1]", "marker @\(30 + last)"])
         #expect(hub.source.queryCount == queries + 1, "the window was read again")
     }
 

@@ -7,7 +7,8 @@ import Testing
 @Suite struct ResumeTests {
     @Test func resumingADocumentTargetSendsOnlyWhatChangedSince() {
         let hub = CoreHarness()
-        hub.write(("rooms/a", fields(("n", int(1)))), ("rooms/b", fields(("n", int(1)))), ("rooms/c", fields(("n", int(1)))))
+        hub.write(
+            ("rooms/a", fields(("n", int(1)))), ("rooms/b", fields(("n", int(1)))), ("rooms/c", fields(("n", int(1)))))
         let first = hub.open("s1")
         let targets: ListenTarget.Kind = .documents([.of("rooms/a"), .of("rooms/b"), .of("rooms/c"), .of("rooms/d")])
         hub.add(1, targets, session: "s1")
@@ -41,7 +42,10 @@ import Testing
         let kind = ListenTarget.Kind.query(query("rooms", where: equals("room", .string("x"))))
         hub.write(("rooms/a", fields(("room", str("y")))), ("rooms/c", fields(("room", str("x")))))
         hub.add(1, kind, token: ResumeToken(sequence: 2))
-        #expect(sink.take() == ["ADD 1", "change rooms/c [1]", "remove rooms/a [1]", "filter 1=2", "CURRENT 1 @4", "marker @4"])
+        #expect(
+            sink.take() == [
+                "ADD 1", "change rooms/c [1]", "remove rooms/a [1]", "filter 1=2", "CURRENT 1 @4", "marker @4",
+            ])
     }
 
     @Test func resumingALimitQueryReportsDocumentsTheLimitPushedOut() {
@@ -52,7 +56,10 @@ import Testing
         hub.write(("scores/s0", fields(("n", int(0)))))
         hub.add(1, kind, token: ResumeToken(sequence: 4))
         // At 4 the client held s1, s2; now s0, s1: s0 entered, s2 was pushed out (it still exists).
-        #expect(sink.take() == ["ADD 1", "change scores/s0 [1]", "remove scores/s2 [1]", "filter 1=2", "CURRENT 1 @5", "marker @5"])
+        #expect(
+            sink.take() == [
+                "ADD 1", "change scores/s0 [1]", "remove scores/s2 [1]", "filter 1=2", "CURRENT 1 @5", "marker @5",
+            ])
     }
 
     @Test func aTokenTheLogNoLongerCoversGetsAReset() {
@@ -61,7 +68,10 @@ import Testing
         hub.source.prune(through: 3)
         let sink = hub.open()
         hub.add(1, .documents([.of("rooms/r1"), .of("rooms/r5")]), token: ResumeToken(sequence: 1))
-        #expect(sink.take() == ["ADD 1", "RESET 1", "change rooms/r1 [1]", "change rooms/r5 [1]", "CURRENT 1 @5", "marker @5"])
+        #expect(
+            sink.take() == [
+                "ADD 1", "RESET 1", "change rooms/r1 [1]", "change rooms/r5 [1]", "CURRENT 1 @5", "marker @5",
+            ])
     }
 
     @Test func aTokenFromTheFutureOrTooFarBackGetsAReset() {

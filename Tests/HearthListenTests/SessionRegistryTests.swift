@@ -11,7 +11,9 @@ import Testing
     @Test func onlyTheOpeningCallerDrivesASession() throws {
         var registry = SessionRegistry()
         registry.open("s", identity: alice.identity, database: testDatabase)
-        #expect(throws: HearthError.self) { try registry.admit(.addTarget(target), session: "s", caller: bob, maxTargets: 10) }
+        #expect(throws: HearthError.self) {
+            try registry.admit(.addTarget(target), session: "s", caller: bob, maxTargets: 10)
+        }
         do {
             _ = try registry.admit(.addTarget(target), session: "s", caller: ListenCaller(auth: nil), maxTargets: 10)
             Issue.record("an anonymous caller drove alice's session")
@@ -38,7 +40,9 @@ import Testing
         var explicit = target
         explicit.id = 1
         _ = try registry.admit(.addTarget(explicit), session: "s", caller: alice, maxTargets: 3)
-        #expect(throws: HearthError.self) { try registry.admit(.addTarget(explicit), session: "s", caller: alice, maxTargets: 3) }
+        #expect(throws: HearthError.self) {
+            try registry.admit(.addTarget(explicit), session: "s", caller: alice, maxTargets: 3)
+        }
         let assigned = try registry.admit(.addTarget(target), session: "s", caller: alice, maxTargets: 3)
         #expect(assigned == .addTarget(ListenTarget(id: 2, kind: target.kind)), "0 gets the next free ID")
         _ = try registry.admit(.addTarget(target), session: "s", caller: alice, maxTargets: 3)
@@ -49,7 +53,9 @@ import Testing
             #expect(error.code == .resourceExhausted)
         }
         _ = try registry.admit(.removeTarget(1), session: "s", caller: alice, maxTargets: 3)
-        #expect(throws: HearthError.self) { try registry.admit(.removeTarget(1), session: "s", caller: alice, maxTargets: 3) }
+        #expect(throws: HearthError.self) {
+            try registry.admit(.removeTarget(1), session: "s", caller: alice, maxTargets: 3)
+        }
         registry.release(TargetKey(session: "s", target: 2))
         _ = try registry.admit(.addTarget(explicit), session: "s", caller: alice, maxTargets: 3)
     }

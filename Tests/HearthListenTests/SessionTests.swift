@@ -14,7 +14,9 @@ struct SecretRefusingAuthorizer: ListenAuthorizer {
         }
     }
 
-    func authorize(document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller) throws(HearthError) {
+    func authorize(
+        document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller
+    ) throws(HearthError) {
         if (try? document.fields())?["secret"] == .boolean(true) {
             throw HearthError(.permissionDenied, "Missing or insufficient permissions.")
         }
@@ -154,7 +156,9 @@ struct SecretRefusingAuthorizer: ListenAuthorizer {
         hub.add(1, .query(query("big")))
         #expect(sink.take() == ["REMOVE 1 RESOURCE_EXHAUSTED", "marker @10"])
         hub.add(2, .query(query("big", limit: 2)))
-        #expect(sink.take() == ["ADD 2", "change big/d1 [2]", "change big/d10 [2]", "CURRENT 2 @10", "marker @10"], "a limit fits")
+        #expect(
+            sink.take() == ["ADD 2", "change big/d1 [2]", "change big/d10 [2]", "CURRENT 2 @10", "marker @10"],
+            "a limit fits")
         #expect(!sink.isClosed)
     }
 }

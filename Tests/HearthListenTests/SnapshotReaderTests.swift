@@ -38,7 +38,9 @@ import Testing
         for n in 1...5 { source.write("rooms/r\(n)", fields(("n", int(n))), publish: false) }
         source.prune(through: 2)
         let reader = SnapshotReader(source: source, pageSize: 10)
-        #expect(throws: SnapshotFailure.self) { try reader.documents([.of("rooms/r1")], at: [1], requireCoverage: true) }
+        #expect(throws: SnapshotFailure.self) {
+            try reader.documents([.of("rooms/r1")], at: [1], requireCoverage: true)
+        }
         #expect((try? reader.documents([.of("rooms/r1")], at: [2], requireCoverage: true)) != nil)
         #expect(throws: SnapshotFailure.self) { try reader.records(after: 2, requireCoverage: true, maxRecords: 2) }
     }

@@ -41,10 +41,13 @@ import Testing
         let gone = testDatabase.name(of: .of("rooms/b"))
         let deleted = testDatabase.name(of: .of("rooms/c"))
         let actions = lifecycle.loaded(
-            .resumed(changed: [document], removed: [gone], deleted: [deleted], count: 4), token: ResumeToken(sequence: 2),
+            .resumed(changed: [document], removed: [gone], deleted: [deleted], count: 4),
+            token: ResumeToken(sequence: 2),
             readTime: time)
         #expect(
-            described(actions) == ["ADD 1", "change rooms/a [1]", "remove rooms/b [1]", "delete rooms/c [1]", "filter 1=4", "CURRENT 1 @2"])
+            described(actions) == [
+                "ADD 1", "change rooms/a [1]", "remove rooms/b [1]", "delete rooms/c [1]", "filter 1=4", "CURRENT 1 @2",
+            ])
     }
 
     @Test func onceTargetsEndRightAfterCurrent() {
@@ -65,7 +68,10 @@ import Testing
 
     @Test func aFailureCarriesItsCause() {
         var lifecycle = TargetLifecycle(id: 8, once: false)
-        #expect(described(lifecycle.failed(HearthError(.permissionDenied, "no"))) == ["REMOVE 8 PERMISSION_DENIED", "unregister"])
+        #expect(
+            described(lifecycle.failed(HearthError(.permissionDenied, "no"))) == [
+                "REMOVE 8 PERMISSION_DENIED", "unregister",
+            ])
         #expect(lifecycle.loaded(.fresh([]), token: ResumeToken(sequence: 1), readTime: time).isEmpty)
     }
 

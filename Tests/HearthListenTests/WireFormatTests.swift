@@ -26,7 +26,10 @@ import Testing
         )
         #expect(documents == .addTarget(ListenTarget(id: 4, kind: .documents([.of("rooms/a")]), once: true)))
         #expect(try request(#"{"removeTarget":4,"labels":{"a":"b"}}"#) == .removeTarget(4))
-        #expect(try request(#"{"addTarget":{"documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#) == .addTarget(ListenTarget(id: 0, kind: .documents([.of("a/b")]))))
+        #expect(
+            try request(
+                #"{"addTarget":{"documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#)
+                == .addTarget(ListenTarget(id: 0, kind: .documents([.of("a/b")]))))
     }
 
     @Test(arguments: [
@@ -35,15 +38,39 @@ import Testing
         (#"{"removeTarget":0}"#, "positive"),
         (#"{"database":"projects/other/databases/(default)","removeTarget":1}"#, "not this session's database"),
         (#"{"addTarget":{"targetId":1}}"#, "exactly one of query and documents"),
-        (#"{"addTarget":{"targetId":-1,"documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#, "positive"),
-        (#"{"addTarget":{"targetId":1,"resumeToken":"bm9wZQ==","documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#, "resume token"),
-        (#"{"addTarget":{"targetId":1,"readTime":"2024-01-01T00:00:00Z","documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#, "resumeToken"),
-        (#"{"addTarget":{"targetId":1,"documents":{"documents":["projects/demo/databases/(default)/documents/a"]}}}"#, "not a document"),
-        (#"{"addTarget":{"targetId":1,"documents":{"documents":["projects/x/databases/(default)/documents/a/b"]}}}"#, "is not under"),
+        (
+            #"{"addTarget":{"targetId":-1,"documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#,
+            "positive"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"resumeToken":"bm9wZQ==","documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#,
+            "resume token"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"readTime":"2024-01-01T00:00:00Z","documents":{"documents":["projects/demo/databases/(default)/documents/a/b"]}}}"#,
+            "resumeToken"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["projects/demo/databases/(default)/documents/a"]}}}"#,
+            "not a document"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["projects/x/databases/(default)/documents/a/b"]}}}"#,
+            "is not under"
+        ),
         (#"{"addTarget":{"targetId":1,"documents":{"documents":[]}}}"#, "at least one"),
-        (#"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"r"}],"select":{"fields":[{"fieldPath":"a"}]}}}}}"#, "remove select"),
-        (#"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"r"}],"offset":2}}}}"#, "offset"),
-        (#"{"addTarget":{"targetId":1,"query":{"structuredQuery":{"from":[{"collectionId":"r"}]}}}}"#, "needs its parent"),
+        (
+            #"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"r"}],"select":{"fields":[{"fieldPath":"a"}]}}}}}"#,
+            "remove select"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"r"}],"offset":2}}}}"#,
+            "offset"
+        ),
+        (
+            #"{"addTarget":{"targetId":1,"query":{"structuredQuery":{"from":[{"collectionId":"r"}]}}}}"#,
+            "needs its parent"
+        ),
         (#"{"addTarget":{"targetId":1,"bogus":1}}"#, "Unknown name"),
     ])
     func rejectsMalformedRequests(json: String, fragment: String) {
@@ -58,10 +85,12 @@ import Testing
     @Test func encodesResponsesInFirestoresJSONShapes() throws {
         let time = Timestamp(seconds: 1_700_000_000, nanos: 0)
         let stored = StoredDocument(
-            path: .of("rooms/a"), fieldsJSON: Value.encodeFields(["n": .integer(1)]), createTime: time, updateTime: time)
+            path: .of("rooms/a"), fieldsJSON: Value.encodeFields(["n": .integer(1)]), createTime: time, updateTime: time
+        )
         let cases: [(ListenResponse, String)] = [
             (
-                .targetChange(TargetChange(.current, targetIDs: [1, 2], resumeToken: ResumeToken(sequence: 7), readTime: time)),
+                .targetChange(
+                    TargetChange(.current, targetIDs: [1, 2], resumeToken: ResumeToken(sequence: 7), readTime: time)),
                 #"{"targetChange":{"targetChangeType":"CURRENT","targetIds":[1,2],"resumeToken":"\#(ResumeToken(sequence: 7).base64)","readTime":"2023-11-14T22:13:20.000000Z"}}"#
             ),
             (.targetChange(TargetChange(.noChange)), #"{"targetChange":{"targetChangeType":"NO_CHANGE"}}"#),
@@ -74,11 +103,13 @@ import Testing
                 #"{"documentChange":{"document":{"name":"projects/demo/databases/(default)/documents/rooms/a","fields":{"n":{"integerValue":"1"}},"createTime":"2023-11-14T22:13:20.000000Z","updateTime":"2023-11-14T22:13:20.000000Z"},"targetIds":[1]}}"#
             ),
             (
-                .documentDelete(name: "projects/demo/databases/(default)/documents/rooms/a", removedTargetIDs: [1], readTime: time),
+                .documentDelete(
+                    name: "projects/demo/databases/(default)/documents/rooms/a", removedTargetIDs: [1], readTime: time),
                 #"{"documentDelete":{"document":"projects/demo/databases/(default)/documents/rooms/a","removedTargetIds":[1],"readTime":"2023-11-14T22:13:20.000000Z"}}"#
             ),
             (
-                .documentRemove(name: "projects/demo/databases/(default)/documents/rooms/a", removedTargetIDs: [2], readTime: time),
+                .documentRemove(
+                    name: "projects/demo/databases/(default)/documents/rooms/a", removedTargetIDs: [2], readTime: time),
                 #"{"documentRemove":{"document":"projects/demo/databases/(default)/documents/rooms/a","removedTargetIds":[2],"readTime":"2023-11-14T22:13:20.000000Z"}}"#
             ),
             (.filter(targetID: 1, count: 3), #"{"filter":{"targetId":1,"count":3}}"#),

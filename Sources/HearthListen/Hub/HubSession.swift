@@ -27,7 +27,8 @@ final class HubSession {
     var pendingMark = 0
     var isOpen = true
 
-    init(id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink, now: Duration, sequence: Int64) {
+    init(id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink, now: Duration, sequence: Int64)
+    {
         self.id = id
         self.database = database
         self.caller = caller

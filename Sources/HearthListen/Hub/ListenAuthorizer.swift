@@ -17,7 +17,9 @@ public protocol ListenAuthorizer: Sendable {
 
     /// Checks one document a target is about to deliver: its state after the change, or its last state before a
     /// deletion or removal. Throw `PERMISSION_DENIED` to end the target with that cause.
-    func authorize(document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller) throws(HearthError)
+    func authorize(
+        document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller)
+        throws(HearthError)
 }
 
 /// Allows every target and every document: the behaviour until security rules land.
@@ -32,5 +34,7 @@ public struct AllowAllListenAuthorizer: ListenAuthorizer {
     public func authorize(target: ListenTarget, database: DatabaseName, caller: ListenCaller) throws(HearthError) {}
 
     /// Allows the document.
-    public func authorize(document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller) throws(HearthError) {}
+    public func authorize(
+        document: StoredDocument, database: DatabaseName, target: ListenTarget, caller: ListenCaller
+    ) throws(HearthError) {}
 }

@@ -82,14 +82,17 @@ public final class ListenHub: Sendable {
 
     /// Opens a session whose responses go to `sink`; returns its ID (random, unguessable).
     /// - Throws: `RESOURCE_EXHAUSTED` at ``ListenConfiguration/maxSessions``; `UNAVAILABLE` once stopped.
-    public func openSession(database: DatabaseName, caller: ListenCaller, sink: any ListenSink) throws(HearthError) -> String {
+    public func openSession(
+        database: DatabaseName, caller: ListenCaller, sink: any ListenSink
+    ) throws(HearthError) -> String {
         guard case .running = phase.withLock({ $0 }) else {
             throw HearthError(.unavailable, "The listener hub is not running.")
         }
         let id = Self.newSessionID()
         try registry.withLock { registry throws(HearthError) in
             guard registry.entries.count < configuration.maxSessions else {
-                throw HearthError(.resourceExhausted, "Too many listen sessions are open (\(configuration.maxSessions)).")
+                throw HearthError(
+                    .resourceExhausted, "Too many listen sessions are open (\(configuration.maxSessions)).")
             }
             registry.open(id, identity: caller.identity, database: database)
         }
@@ -102,7 +105,9 @@ public final class ListenHub: Sendable {
     /// - Throws: `NOT_FOUND` (no such session), `PERMISSION_DENIED` (another caller's session), `INVALID_ARGUMENT`
     ///   (a target ID in use, or not in use for a removal), `RESOURCE_EXHAUSTED` (too many targets).
     @discardableResult
-    public func submit(_ request: ListenRequest, session id: String, caller: ListenCaller) throws(HearthError) -> ListenRequest {
+    public func submit(
+        _ request: ListenRequest, session id: String, caller: ListenCaller
+    ) throws(HearthError) -> ListenRequest {
         let admitted = try registry.withLock { registry throws(HearthError) in
             try registry.admit(request, session: id, caller: caller, maxTargets: configuration.maxTargetsPerSession)
         }

@@ -51,7 +51,8 @@ extension ListenHubCore {
             guard environment.authorizer.checksDocuments else { return true }
             do {
                 try environment.authorizer.authorize(
-                    document: document, database: target.session.database, target: target.spec, caller: target.session.caller)
+                    document: document, database: target.session.database, target: target.spec,
+                    caller: target.session.caller)
                 return true
             } catch {
                 failures[target.key] = (target, error)
@@ -107,7 +108,9 @@ extension ListenHubCore {
             for event in session.pending {
                 // The common case (one target, nothing refused) allocates nothing here.
                 func live(_ ids: [Int32]) -> [Int32] {
-                    let kept = failures.isEmpty ? ids : ids.filter { failures[TargetKey(session: session.id, target: $0)] == nil }
+                    let kept =
+                        failures.isEmpty
+                        ? ids : ids.filter { failures[TargetKey(session: session.id, target: $0)] == nil }
                     return kept.count > 1 ? kept.sorted() : kept
                 }
                 let changedIn = live(event.changedIn)
@@ -125,11 +128,15 @@ extension ListenHubCore {
                 let name = { session.database.name(of: event.path) }
                 let removedFrom = live(event.removedFrom)
                 if !removedFrom.isEmpty {
-                    enqueue(.documentRemove(name: name(), removedTargetIDs: removedFrom, readTime: record.commitTime), on: session)
+                    enqueue(
+                        .documentRemove(name: name(), removedTargetIDs: removedFrom, readTime: record.commitTime),
+                        on: session)
                 }
                 let deletedFrom = live(event.deletedFrom)
                 if !deletedFrom.isEmpty {
-                    enqueue(.documentDelete(name: name(), removedTargetIDs: deletedFrom, readTime: record.commitTime), on: session)
+                    enqueue(
+                        .documentDelete(name: name(), removedTargetIDs: deletedFrom, readTime: record.commitTime),
+                        on: session)
                 }
             }
             session.pending.removeAll(keepingCapacity: true)

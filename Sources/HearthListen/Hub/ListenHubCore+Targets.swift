@@ -26,10 +26,12 @@ extension ListenHubCore {
             if snapshot.byteCount > configuration.maxSnapshotBytes {
                 throw HearthError(
                     .resourceExhausted,
-                    "The target's results (\(snapshot.byteCount) bytes) exceed what one stream may queue at once (\(configuration.maxSnapshotBytes)); narrow the query or add a limit.")
+                    "The target's results (\(snapshot.byteCount) bytes) exceed what one stream may queue at once (\(configuration.maxSnapshotBytes)); narrow the query or add a limit."
+                )
             }
             register(target)
-            perform(target, target.lifecycle.loaded(snapshot, token: ResumeToken(sequence: sequence), readTime: readTime))
+            perform(
+                target, target.lifecycle.loaded(snapshot, token: ResumeToken(sequence: sequence), readTime: readTime))
         } catch {
             perform(target, target.lifecycle.failed(error))
         }
@@ -108,7 +110,8 @@ extension ListenHubCore {
             return try load(target, resumeFrom: resumeFrom, reset: reset)
         } catch {
             switch error {
-            case .notCovered: return try rethrowing { () throws(SnapshotFailure) in try load(target, resumeFrom: nil, reset: true) }
+            case .notCovered:
+                return try rethrowing { () throws(SnapshotFailure) in try load(target, resumeFrom: nil, reset: true) }
             case .store(let cause): throw cause
             }
         }
@@ -122,7 +125,9 @@ extension ListenHubCore {
         }
     }
 
-    private func load(_ target: HubTarget, resumeFrom: Int64?, reset: Bool) throws(SnapshotFailure) -> TargetLifecycle.Snapshot {
+    private func load(
+        _ target: HubTarget, resumeFrom: Int64?, reset: Bool
+    ) throws(SnapshotFailure) -> TargetLifecycle.Snapshot {
         let bases = resumeFrom.map { [$0, sequence] } ?? [sequence]
         let reader = environment.reader
         let covered = resumeFrom != nil
@@ -172,7 +177,9 @@ extension ListenHubCore {
     }
 
     /// Encodes documents for a target's session, after the rules allowed each.
-    private func authorized(_ documents: [StoredDocument], for target: HubTarget) throws(SnapshotFailure) -> [ListenDocument] {
+    private func authorized(
+        _ documents: [StoredDocument], for target: HubTarget
+    ) throws(SnapshotFailure) -> [ListenDocument] {
         let session = target.session
         if environment.authorizer.checksDocuments {
             for document in documents {

@@ -26,10 +26,13 @@ struct SessionRegistry: Sendable {
         _ request: ListenRequest, session id: String, caller: ListenCaller, maxTargets: Int
     ) throws(HearthError) -> ListenRequest {
         guard var entry = entries[id] else {
-            throw .notFound("Listen session \"\(id.prefix(64))\" does not exist (it ended, or was never opened); open a new stream.")
+            throw .notFound(
+                "Listen session \"\(id.prefix(64))\" does not exist (it ended, or was never opened); open a new stream."
+            )
         }
         guard entry.identity == caller.identity else {
-            throw HearthError(.permissionDenied, "This listen session belongs to another caller; use the credentials that opened it.")
+            throw HearthError(
+                .permissionDenied, "This listen session belongs to another caller; use the credentials that opened it.")
         }
         switch request {
         case .addTarget(var target):
@@ -40,7 +43,8 @@ struct SessionRegistry: Sendable {
                 if entry.nextTargetID <= 0 { entry.nextTargetID = 1 }
             }
             guard !entry.targets.contains(target.id) else {
-                throw .invalidArgument("Target \(target.id) is already active on this session; remove it first or use another ID.")
+                throw .invalidArgument(
+                    "Target \(target.id) is already active on this session; remove it first or use another ID.")
             }
             guard entry.targets.count < maxTargets else {
                 throw HearthError(.resourceExhausted, "A listen session holds at most \(maxTargets) targets.")

@@ -29,7 +29,8 @@ struct TargetLifecycle: Sendable {
             case .fresh(let documents), .reset(let documents):
                 return documents.reduce(0) { $0 + $1.json.count + 64 }
             case .resumed(let changed, let removed, let deleted, _):
-                return changed.reduce(0) { $0 + $1.json.count + 64 } + (removed + deleted).reduce(0) { $0 + $1.utf8.count + 96 }
+                return changed.reduce(0) { $0 + $1.json.count + 64 }
+                    + (removed + deleted).reduce(0) { $0 + $1.utf8.count + 96 }
             }
         }
     }
@@ -67,7 +68,8 @@ struct TargetLifecycle: Sendable {
             actions += deleted.map { .send(.documentDelete(name: $0, removedTargetIDs: [id], readTime: readTime)) }
             actions.append(.send(.filter(targetID: id, count: count)))
         }
-        actions.append(.send(.targetChange(TargetChange(.current, targetIDs: [id], resumeToken: token, readTime: readTime))))
+        actions.append(
+            .send(.targetChange(TargetChange(.current, targetIDs: [id], resumeToken: token, readTime: readTime))))
         state = .current
         if once {
             state = .removed

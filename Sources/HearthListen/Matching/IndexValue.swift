@@ -25,7 +25,9 @@ enum IndexValue: Hashable, Sendable {
         case .integer(let number): self = .integer(number)
         case .double(let number):
             if number.isNaN { return nil }
-            if number == number.rounded(.towardZero), number >= -9_223_372_036_854_775_808.0, number < 9_223_372_036_854_775_808.0 {
+            if number == number.rounded(.towardZero), number >= -9_223_372_036_854_775_808.0,
+                number < 9_223_372_036_854_775_808.0
+            {
                 self = .integer(Int64(number))
             } else {
                 self = .double(number.bitPattern)

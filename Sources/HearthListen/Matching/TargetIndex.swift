@@ -23,7 +23,9 @@ struct TargetIndex<Item: AnyObject> {
                 bucket.unindexed[ObjectIdentifier(item)] = item
                 return
             }
-            for key in keys { bucket.byField[key.field, default: [:]][key.value, default: [:]][ObjectIdentifier(item)] = item }
+            for key in keys {
+                bucket.byField[key.field, default: [:]][key.value, default: [:]][ObjectIdentifier(item)] = item
+            }
         }
     }
 
@@ -35,7 +37,9 @@ struct TargetIndex<Item: AnyObject> {
             }
             for key in keys {
                 bucket.byField[key.field]?[key.value]?[ObjectIdentifier(item)] = nil
-                if bucket.byField[key.field]?[key.value]?.isEmpty == true { bucket.byField[key.field]?[key.value] = nil }
+                if bucket.byField[key.field]?[key.value]?.isEmpty == true {
+                    bucket.byField[key.field]?[key.value] = nil
+                }
                 if bucket.byField[key.field]?.isEmpty == true { bucket.byField[key.field] = nil }
             }
         }

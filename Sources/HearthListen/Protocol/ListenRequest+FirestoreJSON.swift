@@ -13,7 +13,8 @@ extension ListenRequest {
     public init(firestoreJSON json: JSONValue, database: DatabaseName) throws(HearthError) {
         let reader = try JSONObjectReader(json, at: "", allowed: ["database", "addTarget", "removeTarget", "labels"])
         if let name = try reader.string("database"), name != database.description {
-            throw .invalidArgument("Invalid value at 'database': \"\(name.prefix(200))\" is not this session's database \(database).")
+            throw .invalidArgument(
+                "Invalid value at 'database': \"\(name.prefix(200))\" is not this session's database \(database).")
         }
         switch (reader["addTarget"], try reader.integer("removeTarget")) {
         case (let target?, nil):
@@ -39,16 +40,20 @@ extension ListenTarget {
             allowed: ["query", "documents", "resumeToken", "readTime", "targetId", "once", "expectedCount"])
         let rawID = try reader.integer("targetId") ?? 0
         guard let id = Int32(exactly: rawID), id >= 0 else {
-            throw .invalidArgument("Invalid value at '\(reader.location(of: "targetId"))': a target ID is a positive 32-bit integer (or 0 to let the server pick).")
+            throw .invalidArgument(
+                "Invalid value at '\(reader.location(of: "targetId"))': a target ID is a positive 32-bit integer (or 0 to let the server pick)."
+            )
         }
         if reader["readTime"] != nil {
             throw .invalidArgument(
-                "Invalid value at '\(reader.location(of: "readTime"))': Hearth resumes listens from a resumeToken, not a read time.")
+                "Invalid value at '\(reader.location(of: "readTime"))': Hearth resumes listens from a resumeToken, not a read time."
+            )
         }
         var token: ResumeToken?
         if let text = try reader.string("resumeToken"), !text.isEmpty {
             guard let decoded = ResumeToken(base64: text) else {
-                throw .invalidArgument("Invalid value at '\(reader.location(of: "resumeToken"))': not a resume token this server issued.")
+                throw .invalidArgument(
+                    "Invalid value at '\(reader.location(of: "resumeToken"))': not a resume token this server issued.")
             }
             token = decoded
         }
@@ -64,10 +69,14 @@ extension ListenTarget {
         self.init(id: id, kind: kind, resumeToken: token, once: try reader.bool("once") ?? false)
     }
 
-    private static func query(_ json: JSONValue, at location: String, database: DatabaseName) throws(HearthError) -> StructuredQuery {
+    private static func query(
+        _ json: JSONValue, at location: String, database: DatabaseName
+    ) throws(HearthError) -> StructuredQuery {
         let reader = try JSONObjectReader(json, at: location, allowed: ["parent", "structuredQuery"])
         guard let parentName = try reader.string("parent") else {
-            throw .invalidArgument("Invalid value at '\(reader.location(of: "parent"))': a query target needs its parent (\(database.documentsRoot)).")
+            throw .invalidArgument(
+                "Invalid value at '\(reader.location(of: "parent"))': a query target needs its parent (\(database.documentsRoot))."
+            )
         }
         let parent = try database.path(fromName: parentName)
         guard let queryJSON = reader["structuredQuery"] else {
@@ -76,30 +85,39 @@ extension ListenTarget {
         let queryLocation = reader.location(of: "structuredQuery")
         let query = try StructuredQuery(firestoreJSON: queryJSON, at: queryLocation, database: database, parent: parent)
         if query.projection != nil {
-            throw .invalidArgument("Invalid value at '\(queryLocation).select': listeners receive whole documents; remove select.")
+            throw .invalidArgument(
+                "Invalid value at '\(queryLocation).select': listeners receive whole documents; remove select.")
         }
         if query.offset != 0 {
-            throw .invalidArgument("Invalid value at '\(queryLocation).offset': listeners do not take an offset; use a cursor (startAfter).")
+            throw .invalidArgument(
+                "Invalid value at '\(queryLocation).offset': listeners do not take an offset; use a cursor (startAfter)."
+            )
         }
         return query
     }
 
-    private static func documents(_ json: JSONValue, at location: String, database: DatabaseName) throws(HearthError) -> [ResourcePath] {
+    private static func documents(
+        _ json: JSONValue, at location: String, database: DatabaseName
+    ) throws(HearthError) -> [ResourcePath] {
         let reader = try JSONObjectReader(json, at: location, allowed: ["documents"])
         let names = try reader.strings("documents") ?? []
         guard !names.isEmpty else {
-            throw .invalidArgument("Invalid value at '\(reader.location(of: "documents"))': name at least one document.")
+            throw .invalidArgument(
+                "Invalid value at '\(reader.location(of: "documents"))': name at least one document.")
         }
         guard names.count <= ListenRequest.maxDocumentsPerTarget else {
             throw .invalidArgument(
-                "Invalid value at '\(reader.location(of: "documents"))': at most \(ListenRequest.maxDocumentsPerTarget) documents per target.")
+                "Invalid value at '\(reader.location(of: "documents"))': at most \(ListenRequest.maxDocumentsPerTarget) documents per target."
+            )
         }
         var paths: [ResourcePath] = []
         var seen: Set<ResourcePath> = []
         for name in names {
             let path = try database.path(fromName: name)
             guard path.isDocument else {
-                throw .invalidArgument("Invalid value at '\(reader.location(of: "documents"))': \"\(name.prefix(200))\" is not a document name.")
+                throw .invalidArgument(
+                    "Invalid value at '\(reader.location(of: "documents"))': \"\(name.prefix(200))\" is not a document name."
+                )
             }
             if seen.insert(path).inserted { paths.append(path) }
         }

@@ -71,7 +71,9 @@ extension ListenResponse {
         return out
     }
 
-    private static func appendRemoval(_ member: String, _ name: String, _ removed: [Int32], _ readTime: Timestamp, to out: inout [UInt8]) {
+    private static func appendRemoval(
+        _ member: String, _ name: String, _ removed: [Int32], _ readTime: Timestamp, to out: inout [UInt8]
+    ) {
         out.append(contentsOf: "{\"\(member)\":{\"document\":".utf8)
         JSONWriter.appendString(name, into: &out)
         appendIDs("removedTargetIds", removed, to: &out)

@@ -32,7 +32,9 @@ public struct ResumeToken: Sendable, Hashable, CustomStringConvertible {
     /// Appends the wire form's bytes: nine bytes are exactly twelve base64 characters, no padding. Written by hand
     /// because every consistency marker carries one.
     public func appendBase64(to out: inout [UInt8]) {
-        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (Self.version, 0, 0, 0, 0, 0, 0, 0, 0)
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            Self.version, 0, 0, 0, 0, 0, 0, 0, 0
+        )
         let value = UInt64(sequence)
         withUnsafeMutableBytes(of: &bytes) { raw in
             for index in 1...8 { raw[index] = UInt8(truncatingIfNeeded: value >> UInt64(64 - 8 * index)) }
@@ -45,6 +47,7 @@ public struct ResumeToken: Sendable, Hashable, CustomStringConvertible {
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// `resume@<sequence>`, for logs.
     public var description: String { "resume@\(sequence)" }
 
     private static let version: UInt8 = 1

@@ -36,7 +36,9 @@ struct LimitWindow: Sendable {
     var visible: ArraySlice<MatchedDocument> { entries.prefix(limit) }
 
     /// The visible documents' identities and versions.
-    var visibleEntries: [VisibleEntry] { visible.map { VisibleEntry(path: $0.path, updateTime: $0.document.updateTime) } }
+    var visibleEntries: [VisibleEntry] {
+        visible.map { VisibleEntry(path: $0.path, updateTime: $0.document.updateTime) }
+    }
 
     /// Fewer documents are kept than are visible while more may exist: read the results again.
     var needsRefill: Bool { entries.count < limit && !exhaustive }
@@ -56,7 +58,9 @@ struct LimitWindow: Sendable {
     /// - Returns: the visible entries before the change when the visible part may have changed (the caller diffs
     ///   them against ``visibleEntries`` afterwards), `nil` when it certainly did not.
     mutating func apply(path: ResourcePath, new: MatchedDocument?) -> [VisibleEntry]? {
-        let oldIndex = members[path].flatMap { index(of: MatchedDocument(document: placeholder(path), fields: $0), path: path) }
+        let oldIndex = members[path].flatMap {
+            index(of: MatchedDocument(document: placeholder(path), fields: $0), path: path)
+        }
         var before: [VisibleEntry]?
         if let oldIndex, oldIndex < limit { before = visibleEntries }
         if let oldIndex {
@@ -99,7 +103,11 @@ struct LimitWindow: Sendable {
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if MatchedDocument.compare(entries[middle], document, orderBy) < 0 { low = middle + 1 } else { high = middle }
+            if MatchedDocument.compare(entries[middle], document, orderBy) < 0 {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         return low
     }

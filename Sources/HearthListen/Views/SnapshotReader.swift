@@ -41,7 +41,9 @@ struct SnapshotReader: Sendable {
 
     /// Change-log records after `base`. With `requireCoverage`, fails unless the record right after `base` is still
     /// in the log; `maxRecords` bounds how many are read (beyond it the position counts as not covered).
-    func records(after base: Int64, requireCoverage: Bool, maxRecords: Int? = nil) throws(SnapshotFailure) -> [ChangeRecord] {
+    func records(
+        after base: Int64, requireCoverage: Bool, maxRecords: Int? = nil
+    ) throws(SnapshotFailure) -> [ChangeRecord] {
         var records: [ChangeRecord] = []
         var cursor = base
         while true {
@@ -51,7 +53,9 @@ struct SnapshotReader: Sendable {
             } catch {
                 throw .store(error)
             }
-            if records.isEmpty, requireCoverage, let first = page.first, first.sequence != base + 1 { throw .notCovered }
+            if records.isEmpty, requireCoverage, let first = page.first, first.sequence != base + 1 {
+                throw .notCovered
+            }
             records += page
             if let maxRecords, records.count > maxRecords { throw .notCovered }
             guard page.count == pageSize, let last = page.last else { return records }
@@ -90,7 +94,9 @@ struct SnapshotReader: Sendable {
                     capacity: capacity, log: log, base: base)
             }
         }
-        throw .store(HearthError(.aborted, "The query's results changed too fast to be read consistently; add the target again."))
+        throw .store(
+            HearthError(.aborted, "The query's results changed too fast to be read consistently; add the target again.")
+        )
     }
 
     /// Documents' states at each of `bases` (ascending), from one read.
@@ -112,7 +118,8 @@ struct SnapshotReader: Sendable {
                 return stored.flatMap(MatchedDocument.init)
             }
             return TargetState(
-                documents: documents, exhaustive: true, existence: Self.existence(in: log, at: base, where: { wanted.contains($0) }))
+                documents: documents, exhaustive: true,
+                existence: Self.existence(in: log, at: base, where: { wanted.contains($0) }))
         }
     }
 

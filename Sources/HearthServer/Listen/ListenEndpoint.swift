@@ -16,7 +16,9 @@ struct ListenEndpoint: Sendable {
         switch request.method {
         case "GET": return try open(request, route)
         case "POST": return try submit(request, route)
-        default: throw .notFound("Method \(request.method) is not supported on :listen; use GET (the stream) or POST (a ListenRequest).")
+        default:
+            throw .notFound(
+                "Method \(request.method) is not supported on :listen; use GET (the stream) or POST (a ListenRequest).")
         }
     }
 
@@ -28,7 +30,8 @@ struct ListenEndpoint: Sendable {
         let caller = ListenCaller(auth: try authenticator.authenticate(request))
         // Proxies such as nginx would otherwise hold events back until their buffer fills.
         let stream = HTTPEventStream(headers: [("X-Accel-Buffering", "no")], maxBufferedBytes: settings.bufferBytes)
-        let id = try hub.openSession(database: route.database, caller: caller, sink: EventStreamListenSink(stream: stream))
+        let id = try hub.openSession(
+            database: route.database, caller: caller, sink: EventStreamListenSink(stream: stream))
         // Queued before the hub can send anything: nothing reaches a session before a request names it, and its
         // first heartbeat is an interval away.
         stream.send(EventStreamListenSink.sessionEvent(id))
@@ -43,10 +46,13 @@ struct ListenEndpoint: Sendable {
         }
         let caller = ListenCaller(auth: try authenticator.authenticate(request))
         guard let database = hub.database(ofSession: session) else {
-            throw .notFound("Listen session \"\(session.prefix(64))\" does not exist (it ended, or was never opened); open a new stream.")
+            throw .notFound(
+                "Listen session \"\(session.prefix(64))\" does not exist (it ended, or was never opened); open a new stream."
+            )
         }
         guard database == route.database else {
-            throw .invalidArgument("Listen session \"\(session.prefix(64))\" belongs to \(database), not \(route.database).")
+            throw .invalidArgument(
+                "Listen session \"\(session.prefix(64))\" belongs to \(database), not \(route.database).")
         }
         let listenRequest = try ListenRequest(firestoreJSON: try RequestParameters.body(request), database: database)
         try hub.submit(listenRequest, session: session, caller: caller)

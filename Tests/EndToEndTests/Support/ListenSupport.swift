@@ -13,7 +13,8 @@ struct ListenStream: Sendable {
         _ server: HearthProcess, project: String = "demo", headers: [String] = [], receiveBuffer: Int? = nil
     ) throws -> ListenStream {
         ListenStream(
-            server: server, client: try SSEClient(port: server.port, project: project, headers: headers, receiveBuffer: receiveBuffer),
+            server: server,
+            client: try SSEClient(port: server.port, project: project, headers: headers, receiveBuffer: receiveBuffer),
             project: project)
     }
 
@@ -24,14 +25,19 @@ struct ListenStream: Sendable {
     }
 
     /// Adds a target watching documents (paths relative to the documents root), expecting `{}`.
-    func add(_ id: Int, documents: [String], resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func add(
+        _ id: Int, documents: [String], resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let names = documents.map { "\"\(FS.name($0, project: project))\"" }.joined(separator: ",")
         try await expectAccepted(
-            #"{"addTarget":{"targetId":\#(id),\#(token(resumeToken))"documents":{"documents":[\#(names)]}}}"#, sourceLocation)
+            #"{"addTarget":{"targetId":\#(id),\#(token(resumeToken))"documents":{"documents":[\#(names)]}}}"#,
+            sourceLocation)
     }
 
     /// Adds a target on a structured query (its JSON) under the documents root, expecting `{}`.
-    func add(_ id: Int, query: String, resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func add(
+        _ id: Int, query: String, resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let parent = "projects/\(project)/databases/(default)/documents"
         try await expectAccepted(
             #"{"addTarget":{"targetId":\#(id),\#(token(resumeToken))"query":{"parent":"\#(parent)","structuredQuery":\#(query)}}}"#,
@@ -113,13 +119,17 @@ extension HearthProcess.Options {
 
 extension HearthProcess {
     /// Writes a document (fields as Firestore JSON), expecting success.
-    func set(_ path: String, _ fields: String, project: String = "demo", sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func set(
+        _ path: String, _ fields: String, project: String = "demo", sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let result = try await client.request("PATCH", FS.path(path, project: project), json: FS.document(fields))
         #expect(result.status == 200, "PATCH \(path) → \(result)", sourceLocation: sourceLocation)
     }
 
     /// Deletes a document, expecting success.
-    func delete(_ path: String, project: String = "demo", sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func delete(
+        _ path: String, project: String = "demo", sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let result = try await client.request("DELETE", FS.path(path, project: project))
         #expect(result.status == 200, "DELETE \(path) → \(result)", sourceLocation: sourceLocation)
     }

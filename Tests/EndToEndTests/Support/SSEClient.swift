@@ -51,7 +51,9 @@ final class SSEClient: Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             Glibc.close(descriptor)
@@ -62,7 +64,8 @@ final class SSEClient: Sendable {
         for line in headers { request += line + "\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+        guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count
+        else {
             Glibc.close(descriptor)
             throw HarnessError("send() failed: errno \(errno)")
         }
@@ -90,7 +93,10 @@ final class SSEClient: Sendable {
             throw HarnessError("the first event is not the session: \(String(describing: first))")
         }
         session = id
-        state.withLock { $0.events = [first]; $0.consumed = 1 }
+        state.withLock {
+            $0.events = [first]
+            $0.consumed = 1
+        }
         let leftover = text
         let handOff = reader
         let thread = Thread { [self] in readLoop(handOff, text: leftover) }
@@ -158,7 +164,8 @@ final class SSEClient: Sendable {
             if let events = taken.0 { return events }
             if taken.2 || ContinuousClock.now >= deadline {
                 throw HarnessError(
-                    "\(taken.2 ? "stream ended" : "timed out") waiting for events; pending: \(taken.1.map(\.description).joined(separator: "\n"))")
+                    "\(taken.2 ? "stream ended" : "timed out") waiting for events; pending: \(taken.1.map(\.description).joined(separator: "\n"))"
+                )
             }
             try await Task.sleep(for: .milliseconds(5))
         }

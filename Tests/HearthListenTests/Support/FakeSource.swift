@@ -25,7 +25,9 @@ final class FakeSource: ListenSource {
     /// Writes one document (`fields` as Firestore JSON, `nil` deletes) and publishes the record unless told not to.
     @discardableResult
     func write(_ path: String, _ fields: String?, publish: Bool = true) -> ChangeRecord {
-        let record = state.withLock { commit(&$0, ResourcePath(segments: path.split(separator: "/").map(String.init)), fields) }
+        let record = state.withLock {
+            commit(&$0, ResourcePath(segments: path.split(separator: "/").map(String.init)), fields)
+        }
         if publish { changeFeed.publish([record]) }
         return record
     }
@@ -57,7 +59,8 @@ final class FakeSource: ListenSource {
         let before = state.documents[path]
         let after = fields.map { json -> StoredDocument in
             let bytes = Value.encodeFields(try! Value.decodeFields(try! JSONParser.parse(json), at: ""))
-            return StoredDocument(path: path, fieldsJSON: bytes, createTime: before?.createTime ?? time, updateTime: time)
+            return StoredDocument(
+                path: path, fieldsJSON: bytes, createTime: before?.createTime ?? time, updateTime: time)
         }
         state.documents[path] = after
         let record = ChangeRecord(sequence: state.sequence, commitTime: time, path: path, before: before, after: after)
@@ -70,7 +73,8 @@ final class FakeSource: ListenSource {
     }
 
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] {
-        let (result, later): ([StoredDocument], [(ResourcePath, String?)]) = try state.withLock { state throws(HearthError) in
+        let (result, later): ([StoredDocument], [(ResourcePath, String?)]) = try state.withLock {
+            state throws(HearthError) in
             state.queries += 1
             if let failure = state.failQueries { throw failure }
             let normalized = query.normalized()
@@ -100,5 +104,7 @@ final class FakeSource: ListenSource {
 
 extension ResourcePath {
     /// `"a/b"` as a path, for tests.
-    static func of(_ text: String) -> ResourcePath { ResourcePath(segments: text.split(separator: "/").map(String.init)) }
+    static func of(_ text: String) -> ResourcePath {
+        ResourcePath(segments: text.split(separator: "/").map(String.init))
+    }
 }

@@ -66,12 +66,16 @@ final class CoreHarness {
         var ended: [String] = []
     }
 
-    init(configuration: ListenConfiguration = ListenConfiguration(), authorizer: any ListenAuthorizer = AllowAllListenAuthorizer(), pageSize: Int = 3) {
+    init(
+        configuration: ListenConfiguration = ListenConfiguration(),
+        authorizer: any ListenAuthorizer = AllowAllListenAuthorizer(), pageSize: Int = 3
+    ) {
         let log = Log()
         self.log = log
         core = ListenHubCore(
             environment: .init(
-                reader: SnapshotReader(source: source, pageSize: pageSize), configuration: configuration, authorizer: authorizer,
+                reader: SnapshotReader(source: source, pageSize: pageSize), configuration: configuration,
+                authorizer: authorizer,
                 sessionEnded: { log.ended.append($0) }, targetRemoved: { log.released.append($0) }),
             sequence: 0, readTime: Timestamp(seconds: 1, nanos: 0))
     }
@@ -85,8 +89,11 @@ final class CoreHarness {
         return sink
     }
 
-    func add(_ id: Int32, _ kind: ListenTarget.Kind, session: String = "s1", token: ResumeToken? = nil, once: Bool = false) {
-        core.handle(.addTarget(ListenTarget(id: id, kind: kind, resumeToken: token, once: once)), session: session, now: time)
+    func add(
+        _ id: Int32, _ kind: ListenTarget.Kind, session: String = "s1", token: ResumeToken? = nil, once: Bool = false
+    ) {
+        core.handle(
+            .addTarget(ListenTarget(id: id, kind: kind, resumeToken: token, once: once)), session: session, now: time)
     }
 
     func remove(_ id: Int32, session: String = "s1") {
