@@ -26,7 +26,7 @@ struct ListenBenchOptions: Sendable {
         USAGE: hearth-bench listen [options]
 
         Live-listener figures (docs/realtime.md): the release `hearth` server with thousands of SSE listen streams
-        held by a compiled, multi-threaded poll(2) client in this process, against a baseline that pushes
+        held by a compiled, multi-threaded epoll client in this process, against a baseline that pushes
         pre-serialised bytes to the same number of SSE connections from a bare HearthHTTP server (a child process).
         Also measures, in process, how the cost of matching a write grows with the number of listening queries.
 
@@ -40,7 +40,7 @@ struct ListenBenchOptions: Sendable {
           --duration SECONDS       length of each load                            (default 10)
           --fan-out-rounds N       writes to the document with every listener     (default 5)
           --server-threads N       HTTP threads of hearth and of the baseline     (default: CPU count, at least 2)
-          --client-threads N       poll threads of the load client                (default 2)
+          --client-threads N       epoll threads of the load client               (default 2)
           --matching-queries LIST  query counts for the matching cost             (default 1,10,100,1000,10000)
           --only LIST              some of documents,query,baseline,matching      (default all)
           --out PATH               also write the report here                     (default Benchmarks/out/listen.md)

@@ -92,7 +92,7 @@ struct ListenBenchReport {
         out +=
             "Server and load client share the machine. Hearth runs with \(options.serverThreads) HTTP threads; the client reads "
         out +=
-            "with \(options.clientThreads) poll(2) threads and writes from paced keep-alive connections. Latency is commit "
+            "with \(options.clientThreads) epoll threads and writes from paced keep-alive connections. Latency is commit "
         out +=
             "(the document's `updateTime`, or the marker's `readTime`) → event parsed by the client, on the same wall clock.\n\n"
         out +=

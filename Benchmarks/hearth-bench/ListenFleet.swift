@@ -26,7 +26,7 @@ struct ListenSample: Sendable {
     var receivedWall: Int64
 }
 
-/// Thousands of SSE connections read by a few threads with poll(2): the benchmark's compiled, multi-threaded load
+/// Thousands of SSE connections read by a few threads with epoll: the benchmark's compiled, multi-threaded load
 /// client (a single-threaded client tops out near 30,000 events/s, DESIGN §2).
 final class ListenFleet: Sendable {
     struct Counters: Sendable {
@@ -199,8 +199,7 @@ final class ListenFleet: Sendable {
     }
 }
 
-/// One reading thread and the connections it owns, waited on with poll(2). (Glibc's Swift module does not
-/// export epoll; at a few thousand descriptors per thread, poll costs a small fraction of a core at these rates.)
+/// One reading thread, its epoll set, and the connections it owns.
 final class FleetLoop: Sendable {
     private struct Adoption: Sendable {
         let fd: Int32
@@ -235,35 +234,29 @@ final class FleetLoop: Sendable {
     }
 
     private func run(_ fleet: ListenFleet) {
-        var connections: [Connection] = []
-        var descriptors: [pollfd] = []
+        guard let epoll = Epoll() else {
+            FileHandle.standardError.write(Data("hearth-bench: epoll is not available\n".utf8))
+            finished.signal()
+            return
+        }
+        var connections: [Int32: Connection] = [:]
+        var events = [UInt8](repeating: 0, count: 512 * Epoll.eventSize)
         var scratch = [UInt8](repeating: 0, count: 65_536)
         while !stopping.load(ordering: .relaxed) {
-            for adoption in incoming.withLock({ list in
-                defer { list = [] }
-                return list
-            }) {
+            for adoption in incoming.withLock({ list in defer { list = [] }; return list }) {
                 var connection = Connection(fd: adoption.fd, index: adoption.index, decoder: adoption.decoder)
                 // Events that arrived together with the session event.
                 Self.dispatch(&connection, fleet)
-                connections.append(connection)
-                descriptors.append(pollfd(fd: adoption.fd, events: Int16(POLLIN), revents: 0))
+                connections[adoption.fd] = connection
+                epoll.add(adoption.fd)
             }
-            guard !descriptors.isEmpty else {
-                usleep(5_000)
-                continue
-            }
-            let ready = descriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 20) }
-            guard ready > 0 else { continue }
-            var closed: [Int] = []
-            for slot in descriptors.indices where descriptors[slot].revents != 0 {
-                descriptors[slot].revents = 0
-                let fd = descriptors[slot].fd
+            for fd in epoll.ready(into: &events, milliseconds: 20) {
+                guard var connection = connections[fd] else { continue }
                 var open = true
                 while true {
                     let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                     if count > 0 {
-                        connections[slot].decoder.feed(scratch[..<count])
+                        connection.decoder.feed(scratch[..<count])
                         if count < scratch.count { break }
                     } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                         break
@@ -272,18 +265,20 @@ final class FleetLoop: Sendable {
                         break
                     }
                 }
-                Self.dispatch(&connections[slot], fleet)
-                if !open { closed.append(slot) }
-            }
-            for slot in closed.reversed() {
-                close(descriptors[slot].fd)
-                descriptors.remove(at: slot)
-                connections.remove(at: slot)
-                fleet.noteClosed()
+                Self.dispatch(&connection, fleet)
+                if open {
+                    connections[fd] = connection
+                } else {
+                    epoll.remove(fd)
+                    close(fd)
+                    connections[fd] = nil
+                    fleet.noteClosed()
+                }
             }
         }
-        for descriptor in descriptors { close(descriptor.fd) }
+        for fd in connections.keys { close(fd) }
         for adoption in incoming.withLock({ $0 }) { close(adoption.fd) }
+        epoll.close()
         finished.signal()
     }
 
