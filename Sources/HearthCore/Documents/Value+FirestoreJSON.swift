@@ -4,17 +4,18 @@ extension Value {
     /// Decodes Firestore's typed JSON (`{"stringValue":"x"}`, `{"integerValue":"5"}`, …).
     /// - Parameter location: where the value sits, for error messages (`fields.address.city`).
     /// - Throws: `INVALID_ARGUMENT` naming the location and what is wrong.
-    public init(firestoreJSON json: JSONValue, at location: String) throws(HearthError) {
+    public init(firestoreJSON json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
+        // The location is built only for an error message: bulk commits decode thousands of values.
         guard case .object(let object) = json else {
-            throw .invalidArgument("Invalid value at '\(location)': expected an object such as {\"stringValue\": \"…\"}.")
+            throw .invalidArgument("Invalid value at '\(location())': expected an object such as {\"stringValue\": \"…\"}.")
         }
         guard object.count == 1, let (kind, payload) = object.first else {
             throw .invalidArgument(
-                "Invalid value at '\(location)': a value object has exactly one member (stringValue, integerValue, …), found \(object.count)."
+                "Invalid value at '\(location())': a value object has exactly one member (stringValue, integerValue, …), found \(object.count)."
             )
         }
         func invalid(_ reason: String) -> HearthError {
-            .invalidArgument("Invalid value at '\(location)': \(reason).")
+            .invalidArgument("Invalid value at '\(location())': \(reason).")
         }
         switch kind {
         case "nullValue":
@@ -97,10 +98,10 @@ extension Value {
             case .array(let items)?:
                 elements.reserveCapacity(items.count)
                 for (index, item) in items.enumerated() {
-                    let element = try Value(firestoreJSON: item, at: "\(location)[\(index)]")
+                    let element = try Value(firestoreJSON: item, at: "\(location())[\(index)]")
                     if case .array = element {
                         throw .invalidArgument(
-                            "Invalid value at '\(location)[\(index)]': an array cannot directly contain another array; wrap it in a map."
+                            "Invalid value at '\(location())[\(index)]': an array cannot directly contain another array; wrap it in a map."
                         )
                     }
                     elements.append(element)
@@ -114,39 +115,42 @@ extension Value {
             }
             switch map["fields"] {
             case nil, .null?: self = .map([:])
-            case let fields?: self = .map(try Value.decodeFields(fields, at: location))
+            case let fields?: self = .map(try Value.decodeFields(fields, at: location()))
             }
         default:
             throw .invalidArgument(
-                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location)': Cannot find field.")
+                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location())': Cannot find field.")
         }
     }
 
     /// Decodes a `fields` object (`{"name": {"stringValue": …}, …}`) into a field map.
-    public static func decodeFields(_ json: JSONValue, at location: String) throws(HearthError) -> [String: Value] {
+    public static func decodeFields(_ json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) -> [String: Value] {
         guard case .object(let object) = json else {
-            throw .invalidArgument("Invalid value at '\(location)': fields must be an object of field names to values.")
+            throw .invalidArgument("Invalid value at '\(location())': fields must be an object of field names to values.")
         }
         var fields: [String: Value] = [:]
         fields.reserveCapacity(object.count)
         for (name, item) in object {
-            let fieldLocation = location.isEmpty ? name : "\(location).\(name)"
-            try validateFieldName(name, at: fieldLocation)
-            fields[name] = try Value(firestoreJSON: item, at: fieldLocation)
+            try validateFieldName(name, at: Self.join(location(), name))
+            fields[name] = try Value(firestoreJSON: item, at: Self.join(location(), name))
         }
         return fields
     }
 
+    private static func join(_ base: String, _ name: String) -> String {
+        base.isEmpty ? name : "\(base).\(name)"
+    }
+
     /// Checks a field name against Firestore's rules: not empty, at most 1,500 bytes, not `__.*__`.
-    public static func validateFieldName(_ name: String, at location: String) throws(HearthError) {
+    public static func validateFieldName(_ name: String, at location: @autoclosure () -> String) throws(HearthError) {
         if name.isEmpty {
-            throw .invalidArgument("Invalid field name at '\(location)': field names cannot be empty.")
+            throw .invalidArgument("Invalid field name at '\(location())': field names cannot be empty.")
         }
         if name.utf8.count > 1500 {
-            throw .invalidArgument("Invalid field name at '\(location.prefix(64))…': field names are at most 1500 bytes.")
+            throw .invalidArgument("Invalid field name at '\(location().prefix(64))…': field names are at most 1500 bytes.")
         }
         if name.hasPrefix("__") && name.hasSuffix("__") && name.utf8.count >= 4 {
-            throw .invalidArgument("Invalid field name \"\(name)\" at '\(location)': names matching __.*__ are reserved.")
+            throw .invalidArgument("Invalid field name \"\(name)\" at '\(location())': names matching __.*__ are reserved.")
         }
     }
 
