@@ -143,7 +143,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // Calendar arithmetic in the proleptic Gregorian calendar (days from civil, after H. Hinnant's published
     // algorithms), so formatting needs no Foundation calendar and stays fast on the request path.
-    private static func days(fromCivilYear year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Days since the epoch of a date in the proleptic Gregorian calendar.
+    public static func days(fromCivilYear year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -152,7 +153,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civil(fromSeconds seconds: Int64) -> (Int64, Int64, Int64, Int64) {
+    /// The UTC year, month, day and seconds into the day of `seconds` since the epoch (proleptic Gregorian).
+    public static func civil(fromSeconds seconds: Int64) -> (year: Int64, month: Int64, day: Int64, secondsOfDay: Int64) {
         var days = seconds / 86_400
         var secondsOfDay = seconds % 86_400
         if secondsOfDay < 0 {

@@ -207,7 +207,7 @@ enum RulesMethods {
     ) throws(EvaluationError)
         -> RulesValue
     {
-        let civil = RulesCalendar.civil(t.seconds)
+        let civil = Timestamp.civil(fromSeconds: t.seconds)
         switch name {
         case "year": return .int(civil.year)
         case "month": return .int(civil.month)
@@ -222,7 +222,7 @@ enum RulesMethods {
             let days = (t.seconds - civil.secondsOfDay) / 86_400
             return .int(((days + 3) % 7 + 7) % 7 + 1)
         case "dayOfYear":
-            let start = RulesCalendar.days(year: civil.year, month: 1, day: 1)
+            let start = Timestamp.days(fromCivilYear: civil.year, month: 1, day: 1)
             let days = (t.seconds - civil.secondsOfDay) / 86_400
             return .int(days - start + 1)
         case "date": return .timestamp(Timestamp(seconds: t.seconds - civil.secondsOfDay, nanos: 0))
