@@ -227,28 +227,26 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// Runs a read on a pooled connection, or on a read-only transaction's snapshot.
     private func read<T>(in transaction: TransactionID?, _ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
-        if let transaction, let snapshot = try transactions.snapshot(transaction) {
-            do {
-                return try snapshot.connection.withLock { try body($0) }
-            } catch let error as HearthError {
-                throw error
-            } catch {
-                throw .internal("Read failed: \(error)")
-            }
+        let snapshot = try transaction.flatMap { id throws(HearthError) in try transactions.snapshot(id) }
+        do {
+            if let snapshot { return try snapshot.connection.withLock { try body($0) } }
+            return try readers.withConnection(body)
+        } catch {
+            throw Self.readFailure(error)
         }
-        return try read(body)
     }
 
-    /// Runs a read on a pooled connection, mapping storage failures to `INTERNAL` (or `UNAVAILABLE` when busy).
+    /// Runs a read on a pooled connection.
     private func read<T>(_ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
-        do {
-            return try readers.withConnection(body)
-        } catch let error as HearthError {
-            throw error
-        } catch let error as SQLiteError {
-            throw error.isBusy ? HearthError(.unavailable, "The database is busy; retry.") : .internal("Read failed: \(error)")
-        } catch {
-            throw .internal("Read failed: \(error)")
+        try read(in: nil, body)
+    }
+
+    /// Storage failures of a read as the API reports them: `UNAVAILABLE` when busy, `INTERNAL` otherwise.
+    private static func readFailure(_ error: any Error) -> HearthError {
+        switch error {
+        case let error as HearthError: return error
+        case let error as SQLiteError where error.isBusy: return HearthError(.unavailable, "The database is busy; retry.")
+        default: return .internal("Read failed: \(error)")
         }
     }
 }
