@@ -57,7 +57,7 @@ test: deps-test venv
 	$(SWIFT) build --build-tests $(WERROR)
 	@# Serial: with everything in parallel on a 2-core machine, some test blocks Swift's cooperative thread pool
 	@# and unrelated suites stall for ~20 s until their harness timeouts fire (seen once in CI); serial takes ~50 s.
-	$(SWIFT) test --skip-build --no-parallel
+	SWIFT=$(SWIFT) scripts/swift-test.sh --no-parallel
 	HEARTH_BINARY="$$($(SWIFT) build --show-bin-path)/hearth" $(VENV)/bin/python -m pytest Tests/Compatibility
 	@if [ -f $(CONTRACT) ]; then \
 		echo "+ bash $(CONTRACT)"; bash $(CONTRACT); \

@@ -49,8 +49,11 @@ final class RawClient {
             }
         }
         guard result == 0 else {
-            closeSocket(fd)
-            throw Failure(description: "connect() failed: errno \(errno)")
+            let code = errno
+            // Through `close()`, so `deinit` (which runs when an initializer throws after setting every property)
+            // does not close the descriptor a second time — by then its number may belong to another socket.
+            close()
+            throw Failure(description: "connect() failed: errno \(code)", errno: code)
         }
     }
 
