@@ -110,6 +110,7 @@ struct AuthIntegrationTests {
         try auth.signOut()
         await #expect(throws: AuthErrorCode.self) { try await auth.signIn(withEmail: email, password: "correct horse") }
         let again = try await auth.signIn(withEmail: email, password: "battery staple").user
+        #expect(again.isEmailVerified, "a sign-in knows the address was verified (the answer itself does not say)")
 
         try await auth.sendPasswordReset(withEmail: email)
         let reset = try #require(try await server.oobCode(for: email, type: "PASSWORD_RESET"))

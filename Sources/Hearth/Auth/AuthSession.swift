@@ -27,7 +27,10 @@ struct AuthSession: Codable, Sendable, Equatable {
         self.uid = uid
         self.email = json["email"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         self.displayName = json["displayName"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        self.emailVerified = json["emailVerified"]?.boolValue ?? false
+        // signInWithPassword answers without emailVerified (Firebase's SDK looks the account up); the ID token's
+        // claim carries the same fact.
+        self.emailVerified =
+            json["emailVerified"]?.boolValue ?? JWTClaims(idToken)?.json["email_verified"]?.boolValue ?? false
         self.isAnonymous = isAnonymous
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -40,6 +43,7 @@ struct AuthSession: Codable, Sendable, Equatable {
             throw AuthErrorCode(.internalError, "The token answer lacks id_token.")
         }
         self.idToken = idToken
+        if let verified = JWTClaims(idToken)?.json["email_verified"]?.boolValue { emailVerified = verified }
         if let refresh = json["refresh_token"]?.stringValue { refreshToken = refresh }
         expiresAt = now.addingTimeInterval(Self.seconds(json["expires_in"]) ?? 3600)
     }
