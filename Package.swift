@@ -76,6 +76,14 @@ let package = Package(
             name: "hearth-rules-fuzz", dependencies: ["HearthRules", "HearthCore"], path: "Fuzz/hearth-rules-fuzz",
             swiftSettings: swiftSettings),
 
+        // ── Examples: the seed apps on the SDK (README "Examples"); each UI on a view model with its own tests ──
+        .target(
+            name: "HearthChatCore", dependencies: ["Hearth"], path: "Examples/Chat/HearthChatCore",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "hearth-chat", dependencies: ["Hearth", "HearthChatCore"], path: "Examples/Chat/hearth-chat",
+            swiftSettings: swiftSettings),
+
         // ── Tests ──
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
@@ -92,6 +100,7 @@ let package = Package(
         .testTarget(
             name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "HearthChatTests", dependencies: ["HearthChatCore", "Hearth"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore"],
             swiftSettings: swiftSettings),

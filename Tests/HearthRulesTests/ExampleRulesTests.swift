@@ -16,7 +16,7 @@ struct ExampleRulesTests {
     @Test(
         "example passes its tests",
         arguments: [
-            ("todos.rules", "todos.tests.json", 16), ("chat.database.rules.json", "chat.tests.json", 13),
+            ("todos.rules", "todos.tests.json", 16), ("chat.database.rules.json", "chat.tests.json", 21),
         ])
     func example(_ rules: String, _ tests: String, _ count: Int) throws {
         let file = try RulesFile(source: try Self.load(rules))

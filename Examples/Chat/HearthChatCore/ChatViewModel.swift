@@ -1,0 +1,216 @@
+public import Foundation
+public import Hearth
+public import Observation
+
+/// The chat app's state and actions, shared by every front end (the `hearth-chat` terminal UI, a SwiftUI view):
+/// sign up or in with email and password, verify the address, then post, edit and delete short messages under
+/// `/posts/{uid}` on the tree, with a live list of the user's own posts.
+///
+/// Every action throws a ``ChatError`` worded for the user. ``posts`` follows the server live — changes made on
+/// another device appear without a reload.
+@MainActor
+@Observable
+public final class ChatViewModel {
+    /// Where the user is in the flow.
+    public enum Phase: Sendable, Equatable {
+        /// Nobody is signed in.
+        case signedOut
+        /// Signed in, but the email address is not verified yet: posting is refused.
+        case awaitingVerification(email: String)
+        /// Signed in with a verified address: the post list is live.
+        case chatting(email: String)
+    }
+
+    /// Where the user is in the flow.
+    public private(set) var phase: Phase = .signedOut
+    /// The user's posts, oldest first; empty unless ``phase`` is `.chatting`.
+    public private(set) var posts: [ChatPost] = []
+    /// Whether ``posts`` reflects the server at least once since the list was opened.
+    public private(set) var postsLoaded = false
+
+    /// The app (server, project, local session) this model talks to.
+    @ObservationIgnored public let app: HearthApp
+    @ObservationIgnored private let dates: DateFormatter
+    @ObservationIgnored private var listening: Listening?
+
+    /// A live observer of the user's node and the task that applies its snapshots in order.
+    private struct Listening {
+        let reference: DatabaseReference
+        let handle: UInt
+        let task: Task<Void, Never>
+    }
+
+    /// Creates the model and restores a saved session (a verified user sees their posts at once).
+    /// - Parameters:
+    ///   - app: the configured app.
+    ///   - timeZone: the zone post dates are shown in.
+    public init(app: HearthApp, timeZone: TimeZone = .current) {
+        self.app = app
+        let dates = DateFormatter()
+        dates.locale = Locale(identifier: "en_US_POSIX")
+        dates.calendar = Calendar(identifier: .gregorian)
+        dates.timeZone = timeZone
+        dates.dateFormat = "yyyy/MM/dd HH:mm"
+        self.dates = dates
+        if let user = auth.currentUser { enter(user) }
+    }
+
+    private var auth: Auth { Auth.auth(app: app) }
+
+    /// A post's date as the list shows it: `yyyy/MM/dd HH:mm`.
+    public func dateText(_ date: Date) -> String { dates.string(from: date) }
+
+    // MARK: Account
+
+    /// Creates an account and sends the verification mail.
+    public func signUp(email: String, password: String) async throws(ChatError) {
+        try await run {
+            let user = try await auth.createUser(withEmail: email, password: password).user
+            try await user.sendEmailVerification()
+            enter(user)
+        }
+    }
+
+    /// Signs in with an existing account.
+    public func signIn(email: String, password: String) async throws(ChatError) {
+        try await run { enter(try await auth.signIn(withEmail: email, password: password).user) }
+    }
+
+    /// Sends the verification mail again.
+    public func resendVerification() async throws(ChatError) {
+        guard let user = auth.currentUser else { throw .notSignedIn }
+        try await run { try await user.sendEmailVerification() }
+    }
+
+    /// Development servers only (`hearth serve --dev`): opens the verification link from the server's outbox, as
+    /// clicking it in the mail would, then ``checkVerification()``.
+    public func verifyFromDevOutbox() async throws(ChatError) {
+        guard let user = auth.currentUser, let email = user.email else { throw .notSignedIn }
+        try await run {
+            try await DevOutbox(serverURL: app.options.serverURL, projectID: app.options.projectID)
+                .openVerificationLink(for: email)
+        }
+        try await checkVerification()
+    }
+
+    /// Reloads the account after the user opened the verification link; once the address is verified, takes a
+    /// fresh ID token (the rules read its `email_verified` claim) and opens the live post list.
+    public func checkVerification() async throws(ChatError) {
+        guard let user = auth.currentUser else { throw .notSignedIn }
+        try await run {
+            try await user.reload()
+            guard user.isEmailVerified else { throw ChatError.emailNotVerified }
+            _ = try await user.getIDToken(forcingRefresh: true)
+            enter(user)
+        }
+    }
+
+    /// Signs out on this device and closes the post list.
+    public func signOut() throws(ChatError) {
+        stopListening()
+        do {
+            try auth.signOut()
+        } catch {
+            throw ChatError.from(error)
+        }
+        phase = .signedOut
+    }
+
+    // MARK: Posts
+
+    /// Posts a message; the server stamps its time. Returns the new post's ID.
+    @discardableResult
+    public func post(_ text: String) async throws(ChatError) -> String {
+        let text = try Self.checked(text)
+        let posts = try verifiedPosts()
+        let reference = posts.childByAutoId()
+        try await run { try await reference.setValue(["text": text, "createdAt": ServerValue.timestamp()]) }
+        return reference.key ?? ""
+    }
+
+    /// Replaces a post's text; the server stamps the edit time and keeps `createdAt`.
+    public func edit(_ id: String, text: String) async throws(ChatError) {
+        let text = try Self.checked(text)
+        let posts = try verifiedPosts()
+        guard self.posts.contains(where: { $0.id == id }) else { throw .noSuchPost }
+        try await run {
+            try await posts.child(id).updateChildValues(["text": text, "editedAt": ServerValue.timestamp()])
+        }
+    }
+
+    /// Deletes a post.
+    public func delete(_ id: String) async throws(ChatError) {
+        let posts = try verifiedPosts()
+        guard self.posts.contains(where: { $0.id == id }) else { throw .noSuchPost }
+        try await run { try await posts.child(id).removeValue() }
+    }
+
+    // MARK: Internals
+
+    /// Moves to the phase `user` belongs in, opening or closing the live list.
+    private func enter(_ user: User) {
+        let email = user.email ?? user.uid
+        if user.isEmailVerified {
+            phase = .chatting(email: email)
+            if listening?.reference.key != user.uid { startListening(uid: user.uid) }
+        } else {
+            stopListening()
+            phase = .awaitingVerification(email: email)
+        }
+    }
+
+    private func verifiedPosts() throws(ChatError) -> DatabaseReference {
+        guard let user = auth.currentUser else { throw .notSignedIn }
+        guard case .chatting = phase, user.isEmailVerified else { throw .emailNotVerified }
+        return Self.postsReference(app: app, uid: user.uid)
+    }
+
+    /// `/posts/{uid}`: the user's own node, the only part of the tree the chat rules let them read or write.
+    static func postsReference(app: HearthApp, uid: String) -> DatabaseReference {
+        Database.database(app: app).reference(withPath: "posts").child(uid)
+    }
+
+    private static func checked(_ text: String) throws(ChatError) -> String {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .emptyMessage }
+        guard text.count <= ChatPost.maxLength else { throw .messageTooLong }
+        return text
+    }
+
+    private func startListening(uid: String) {
+        stopListening()
+        let reference = Self.postsReference(app: app, uid: uid)
+        // Observer callbacks arrive on a background executor; the stream hands each whole list to the main actor
+        // in order, and only the newest matters.
+        let (snapshots, continuation) = AsyncStream.makeStream(
+            of: [ChatPost].self, bufferingPolicy: .bufferingNewest(1))
+        let handle = reference.observe(.value) { snapshot in continuation.yield(ChatPost.list(from: snapshot)) }
+        let task = Task { [weak self] in
+            for await list in snapshots {
+                guard let self else { return }
+                self.posts = list
+                self.postsLoaded = true
+            }
+        }
+        listening = Listening(reference: reference, handle: handle, task: task)
+    }
+
+    private func stopListening() {
+        if let listening {
+            listening.reference.removeObserver(withHandle: listening.handle)
+            listening.task.cancel()
+        }
+        listening = nil
+        posts = []
+        postsLoaded = false
+    }
+
+    /// Runs an SDK call, turning its error into the user's wording.
+    private func run(_ body: () async throws -> Void) async throws(ChatError) {
+        do {
+            try await body()
+        } catch {
+            throw ChatError.from(error)
+        }
+    }
+}
