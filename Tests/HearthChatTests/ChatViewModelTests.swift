@@ -137,11 +137,16 @@ struct ChatViewModelTests {
 struct ChatDateTests {
     @Test("dates read yyyy/MM/dd HH:mm in the model's time zone")
     func format() throws {
-        let options = HearthOptions(
-            serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo",
-            storageDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID())"))
-        HearthApp.configure(name: "dates-\(UUID())", options: options)
-        let app = try #require(HearthApp.allApps.values.first { $0.options == options })
+        // No server is needed: the app points at a closed port and is never asked anything.
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-chat-dates-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let name = "dates-\(UUID())"
+        HearthApp.configure(
+            name: name,
+            options: HearthOptions(
+                serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo", storageDirectory: storage))
+        let app = try #require(HearthApp.app(name: name))
+        defer { app.delete() }
         let moment = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
         #expect(ChatViewModel(app: app, timeZone: .gmt).dateText(moment) == "2023/11/14 22:13")
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))

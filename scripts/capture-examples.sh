@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Terminal captures of the example apps for docs/captures/: starts a dev server on a free port with the examples'
+# rules, drives each example's terminal UI through tmux as a person would (keys in, screens out with
+# `tmux capture-pane -p`), and writes docs/captures/<example>.txt.
+#
+#   scripts/capture-examples.sh        after `swift build`; needs tmux (its own socket, so no other session is touched)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN="$(swift build --show-bin-path)"
+WORK="$(mktemp -d /tmp/hearth-captures.XXXXXX)"
+TMUX_CMD=(tmux -L "hearth-captures-$$")
+SERVER_PID=""
+
+cleanup() {
+    "${TMUX_CMD[@]}" kill-server 2>/dev/null || true
+    if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$BIN/hearth" serve --host 127.0.0.1 --port 0 --data "$WORK/data" --dev \
+    --database-rules Examples/rules/chat.database.rules.json >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER_PID=$!
+for _ in $(seq 200); do grep -q '^listening on ' "$WORK/server.out" && break; sleep 0.05; done
+SERVER="$(sed -n 's/^listening on //p' "$WORK/server.out")"
+[[ -n "$SERVER" ]] || { cat "$WORK/server.err" >&2; exit 1; }
+
+# start NAME COMMAND…: a 100×16 terminal running the command.
+start() {
+    local name=$1; shift
+    "${TMUX_CMD[@]}" new-session -d -s "$name" -x 100 -y 16 "$*"
+}
+
+# keys NAME LINE…: types each line and presses Enter.
+keys() {
+    local name=$1; shift
+    for line in "$@"; do "${TMUX_CMD[@]}" send-keys -t "$name" -l "$line"; "${TMUX_CMD[@]}" send-keys -t "$name" Enter; done
+}
+
+# until NAME TEXT: waits (at most 10 s) until the screen shows TEXT.
+until_shows() {
+    for _ in $(seq 200); do
+        "${TMUX_CMD[@]}" capture-pane -p -t "$1" | grep -qF -- "$2" && return 0
+        sleep 0.05
+    done
+    echo "timed out waiting for \"$2\" in $1:" >&2
+    "${TMUX_CMD[@]}" capture-pane -p -t "$1" >&2
+    exit 1
+}
+
+# until_gone NAME TEXT: waits (at most 10 s) until the screen no longer shows TEXT.
+until_gone() {
+    for _ in $(seq 200); do
+        "${TMUX_CMD[@]}" capture-pane -p -t "$1" | grep -qF -- "$2" || return 0
+        sleep 0.05
+    done
+    echo "timed out waiting for \"$2\" to leave $1" >&2
+    exit 1
+}
+
+# snap NAME TITLE: appends the screen (trailing blank lines dropped) under a title.
+snap() {
+    {
+        printf '\n── %s ──\n' "$2"
+        "${TMUX_CMD[@]}" capture-pane -p -t "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+    } >>"$OUT"
+}
+
+# ── Chat: sign up, verify, post, a second device edits and deletes, a second user sees none of it ──
+OUT=docs/captures/chat.txt
+cat >"$OUT" <<HEADER
+hearth-chat against \`hearth serve --dev --database-rules Examples/rules/chat.database.rules.json\`, driven through
+tmux by scripts/capture-examples.sh (dates are the capture's, in UTC; the server address is the run's free port).
+HEADER
+CHAT=("$BIN/hearth-chat" --server "$SERVER")
+start phone "${CHAT[*]} --state $WORK/ann-phone"
+until_shows phone "1 sign up"
+snap phone "Ann's phone: signed out"
+keys phone 1 ann@example.com "correct horse"
+until_shows phone "email not verified"
+snap phone "After sign-up: posting waits for the verified address (the password was typed without echo)"
+keys phone 1
+until_shows phone "Email verified."
+keys phone 1 "Hello from Hearth!" 1 "Second post, from the phone"
+until_shows phone "Second post"
+snap phone "Verified, two posts (the server stamps the time)"
+
+start laptop "${CHAT[*]} --state $WORK/ann-laptop"
+until_shows laptop "1 sign up"
+keys laptop 2 ann@example.com "correct horse"
+until_shows laptop "Second post"
+snap laptop "Ann's laptop, signed in: the same list"
+keys laptop 2 1 "Hello from Hearth! (edited on the laptop)" 3 2
+until_shows laptop "Deleted."
+until_shows phone "(edited "
+until_gone phone "Second post"
+snap laptop "The laptop edited post 1 and deleted post 2"
+snap phone "The phone meanwhile, without a key pressed"
+
+start bob "${CHAT[*]} --state $WORK/bob"
+until_shows bob "1 sign up"
+keys bob 1 bob@example.com "battery staple" 1
+until_shows bob "No posts yet."
+keys bob 1 "Bob here"
+until_shows bob "Bob here"
+snap bob "Bob, another user: only his own posts"
+keys phone 4
+until_shows phone "Signed out."
+snap phone "Ann signs out on the phone"
+echo "wrote $OUT"
