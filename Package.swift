@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "hearth-bench", targets: ["hearth-bench"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "Hearth", targets: ["Hearth"]),
+        .library(name: "HearthModels", targets: ["HearthModels"]),
     ],
     targets: [
         // ── C layer: module maps only (DESIGN.md §2) ──
@@ -47,6 +48,9 @@ let package = Package(
 
         // ── Client SDK: HearthCore only, never a server module ──
         .target(name: "Hearth", dependencies: ["HearthCore", "CSQLite"], swiftSettings: swiftSettings),
+
+        // ── Typed layer on the SDK's public API: Document<Model>, Batch, DataSource (docs/models.md) ──
+        .target(name: "HearthModels", dependencies: ["Hearth"], swiftSettings: swiftSettings),
 
         // ── Server domain ──
         .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
@@ -83,12 +87,31 @@ let package = Package(
         .executableTarget(
             name: "hearth-chat", dependencies: ["Hearth", "HearthChatCore"], path: "Examples/Chat/hearth-chat",
             swiftSettings: swiftSettings),
+        // Todo: the shared view model, its terminal UI, its SwiftUI app (docs/models.md)
+        .target(
+            name: "HearthTodo", dependencies: ["Hearth", "HearthModels"], path: "Examples/Todo/HearthTodo",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "hearth-todo", dependencies: ["Hearth", "HearthModels", "HearthTodo"],
+            path: "Examples/Todo/hearth-todo", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "hearth-todo-swiftui", dependencies: ["Hearth", "HearthModels", "HearthTodo"],
+            path: "Examples/TodoSwiftUI", swiftSettings: swiftSettings),
 
         // ── Tests ──
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthRulesTests", dependencies: ["HearthRules", "HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthModelsTests", dependencies: ["HearthModels", "Hearth", "HearthTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthTodoTests", dependencies: ["HearthTodo", "HearthModels", "Hearth", "HearthTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
