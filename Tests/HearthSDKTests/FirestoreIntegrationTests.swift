@@ -253,11 +253,12 @@ struct FirestoreIntegrationTests {
 
     @Test func offlineFailsClearly() async throws {
         let name = "offline-\(UUID().uuidString.prefix(6))"
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
+        removeAtExit(storage)
         HearthApp.configure(
             name: name,
             options: HearthOptions(
-                serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo",
-                storageDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)))
+                serverURL: URL(string: "http://127.0.0.1:9")!, projectID: "demo", storageDirectory: storage))
         let app = try #require(HearthApp.app(name: name))
         let db = Firestore.firestore(app: app)
         do {

@@ -16,7 +16,7 @@ struct ListenUnitTests {
     }
 }
 
-@Suite("Live listeners against a real server", .sharedServer)
+@Suite("Live listeners against a real server", .sharedServer, .timeLimit(.minutes(1)))
 struct ListenerIntegrationTests {
     /// Collects snapshots from a listener callback.
     final class Inbox<T: Sendable>: Sendable {
@@ -53,10 +53,16 @@ struct ListenerIntegrationTests {
         try await alice.collection(name).document("m2").setData(["text": "yo", "at": 2])
         _ = try await inbox.wait { $0.last == ["hi", "yo"] }
         registration.remove()
-        try await Task.sleep(for: .milliseconds(200))
         let count = inbox.all.count
+        // A listener added after the removal on the same stream sees the late write; by then the removed one would
+        // have too, had remove() not stopped it.
+        let witness = Events<[String]>()
+        let second = bob.collection(name).order(by: "at").addSnapshotListener { snapshot, _ in
+            if let snapshot { witness.add(snapshot.documents.compactMap { $0.data()["text"] as? String }) }
+        }
+        defer { second.remove() }
         try await alice.collection(name).document("m3").setData(["text": "late", "at": 3])
-        try await Task.sleep(for: .milliseconds(300))
+        _ = await witness.next { $0.last == "late" }
         #expect(inbox.all.count == count, "no callback after remove()")
     }
 

@@ -17,7 +17,7 @@ struct OfflineReadTests {
         let single = try await collection.document("d1").getDocument()
         #expect(!single.metadata.isFromCache)
 
-        server.halt()
+        await server.halt()
         let document = try await collection.document("d1").getDocument()
         #expect(document.metadata.isFromCache)
         #expect(document.get("n") as? Int == 1)
@@ -34,7 +34,7 @@ struct OfflineReadTests {
     }
 }
 
-@Suite("Writes while the server is down")
+@Suite("Writes while the server is down", .timeLimit(.minutes(1)))
 struct OfflineWriteTests {
     @Test func queuedWritesAreVisibleLocallyAndDeliveredOnceAfterRestart() async throws {
         var server = try await TestServer.start()
@@ -47,11 +47,16 @@ struct OfflineWriteTests {
         try await collection.document("a").setData(["n": 1])
         _ = try await collection.getDocuments()
 
-        server.halt()
+        await server.halt()
         // The write waits for the server; its effect is visible locally at once.
+        let seen = Events<[Int]>()
+        let listener = collection.order(by: "n").addSnapshotListener { snapshot, _ in
+            if let snapshot { seen.add(snapshot.documents.compactMap { $0.get("n") as? Int }) }
+        }
+        defer { listener.remove() }
         let pending = Task { try await collection.document("b").setData(["n": 2]) }
         let increment = Task { try await collection.document("a").updateData(["n": FieldValue.increment(Int64(10))]) }
-        try await Task.sleep(for: .milliseconds(300))
+        _ = await seen.next { $0 == [2, 11] }
         let local = try await collection.order(by: "n").getDocuments()
         #expect(local.metadata.isFromCache)
         #expect(local.metadata.hasPendingWrites)
@@ -74,11 +79,18 @@ struct OfflineWriteTests {
         defer { server.stop() }
         let app = server.app()
         let path = "\(unique("restart"))/doc"
-        server.halt()
+        await server.halt()
         // The first "process" queues a write and goes away before the server comes back.
-        let abandoned = Task { try await Firestore.firestore(app: app).document(path).setData(["v": 1]) }
-        try await Task.sleep(for: .milliseconds(300))
-        abandoned.cancel()
+        let first = Firestore.firestore(app: app)
+        let queued = Events<Bool>()
+        let listener = first.document(path).addSnapshotListener { snapshot, _ in
+            if let snapshot { queued.add(snapshot.metadata.hasPendingWrites) }
+        }
+        let abandoned = Task { try await first.document(path).setData(["v": 1]) }
+        _ = await queued.next { $0 }
+        listener.remove()
+        await first.terminate()
+        _ = try? await abandoned.value
         let name = app.name
         app.delete()
 

@@ -20,7 +20,7 @@ struct ReconnectTests {
         defer { registration.remove() }
         try await waitFor { seen.withLock { $0.last } == ["a"] }
 
-        server.halt()
+        await server.halt()
         server = try await TestServer.start(directory: directory, port: port)
         // A write by the same client after the restart reaches the listener through the re-added target.
         try await collection.document("b").setData(["n": 2])

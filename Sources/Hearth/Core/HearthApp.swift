@@ -113,6 +113,13 @@ public final class HearthApp: Sendable {
         }
     }
 
+    /// Drops a terminated `Firestore`, so the next use creates a fresh one.
+    func forgetFirestore(_ firestore: Firestore) {
+        services.withLock { services in
+            if services.firestore === firestore { services.firestore = nil }
+        }
+    }
+
     /// The app's `Database`, created on first use.
     var database: Database {
         services.withLock { services in

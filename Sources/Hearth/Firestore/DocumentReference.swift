@@ -115,8 +115,7 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
 
     /// The cached snapshot, marked `isFromCache`.
     private func cached() throws(FirestoreErrorCode) -> DocumentSnapshot {
-        let (overlaid, pending) = firestore.cache.overlay(
-            resourcePath, on: firestore.cache.get(resourcePath), writes: firestore.cache.pendingWrites())
+        let (overlaid, pending) = firestore.cache.document(resourcePath)
         if pending {
             return DocumentSnapshot(
                 reference: self, stored: overlaid, metadata: SnapshotMetadata(hasPendingWrites: true, isFromCache: true)

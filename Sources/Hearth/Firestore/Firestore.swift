@@ -3,9 +3,10 @@ import HearthCore
 
 /// The document database of one app — Hearth's `Firestore`.
 ///
-/// Writes (`setData`, `updateData`, `delete`, batches) complete when the server has acknowledged them; until
-/// offline persistence lands, a write attempted while the server is unreachable fails with `unavailable` instead
-/// of being queued.
+/// Offline-first, as Firebase: a write (`setData`, `updateData`, `delete`, `addDocument`, batches) is stored in a
+/// durable queue, shown at once to listeners and cached reads (`hasPendingWrites == true`), and sent in order; its
+/// `await` (or completion handler) resumes when the server has acknowledged it. See docs/sdk.md, "When a write
+/// completes".
 public final class Firestore: Sendable {
     /// The app this database belongs to.
     public let app: HearthApp
@@ -22,13 +23,13 @@ public final class Firestore: Sendable {
         self.app = app
         database = DatabaseName(project: app.options.projectID)
         client = DocumentsClient(app: app, database: database)
-        listenConnection = ListenConnection(client: client)
         let safe = String(
             "\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
         cache = LocalDocumentCache(
             url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"),
             database: database)
-        writeQueue = WriteQueue(client: client, cache: cache)
+        listenConnection = ListenConnection(client: client, cache: cache)
+        writeQueue = WriteQueue(client: client, cache: cache, listeners: listenConnection)
         // Writes a previous run queued while offline are sent as soon as this database is used again.
         let queue = writeQueue
         Task { await queue.resume() }
@@ -65,6 +66,23 @@ public final class Firestore: Sendable {
     public func collectionGroup(_ collectionID: String) -> Query {
         precondition(!collectionID.contains("/"), "A collection group ID must not contain '/'.")
         return Query(self, QueryState(parent: .root, collectionID: collectionID, allDescendants: true))
+    }
+
+    /// Shuts this instance down, as Firebase's `terminate()`: listeners stop, nothing more is sent, and writes still
+    /// waiting fail with `unavailable` — they stay in the durable queue and are sent by the next instance, which
+    /// `Firestore.firestore(app:)` creates from now on. Use it before deleting the app or to simulate a relaunch.
+    public func terminate() async {
+        await listenConnection.terminate()
+        await writeQueue.terminate()
+        app.forgetFirestore(self)
+    }
+
+    /// Completion-handler form of ``terminate()``.
+    public func terminate(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+        Task {
+            await terminate()
+            completion?(nil)
+        }
     }
 
     /// A new write batch.

@@ -170,8 +170,7 @@ public class Query: @unchecked Sendable {
 
     /// The query evaluated over the cached documents with HearthCore's matcher.
     private func cached() throws(FirestoreErrorCode) -> QuerySnapshot {
-        var (documents, pending) = firestore.cache.query(
-            try state.wireQuery(), writes: firestore.cache.pendingWrites())
+        var (documents, pending) = firestore.cache.query(try state.wireQuery())
         if state.limitToLast { documents.reverse() }
         let snapshots = documents.map {
             QueryDocumentSnapshot(

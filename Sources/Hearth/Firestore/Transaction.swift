@@ -4,8 +4,9 @@ import Synchronization
 
 /// The reads and writes of one attempt of a transaction — Hearth's `Transaction`.
 ///
-/// As in Firebase, the update block is synchronous: ``getDocument(_:)`` blocks its thread (the SDK runs the block on a
-/// background dispatch queue, never on the caller's executor), and every read must come before the first write.
+/// As in Firebase, the update block is synchronous: ``getDocument(_:)`` blocks its thread until the server answers.
+/// The SDK runs each attempt of the block on a thread of its own — never on Swift's cooperative pool or Dispatch's
+/// width-limited global queues, which a blocked read could starve — and every read must come before the first write.
 public final class Transaction: Sendable {
     private let firestore: Firestore
     let id: String
@@ -107,9 +108,8 @@ extension Firestore {
             let id = try await beginTransaction()
             let transaction = Transaction(firestore: self, id: id)
             let outcome: Result<T, any Error> = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: Result { try updateBlock(transaction) })
-                }
+                // A dedicated thread: `getDocument` blocks it while its read runs on the cooperative pool.
+                Thread { continuation.resume(returning: Result { try updateBlock(transaction) }) }.start()
             }
             let value: T
             let writes: [Write]

@@ -27,6 +27,8 @@ final class FakeTransport: Transport {
 func fakeApp(_ transport: FakeTransport) -> HearthApp {
     let name = "fake-\(UUID().uuidString.prefix(8))"
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-unit-\(name)")
+    // Removed when the test process exits (the app's cache may still be open until then).
+    removeAtExit(storage)
     HearthApp.configure(
         name: name,
         options: HearthOptions(

@@ -9,13 +9,46 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Servers still running, killed when the test process exits so a failed run leaves none behind.
+/// Servers still running (by process ID) and directories still to remove, handled when the test process exits so a
+/// failed or hurried run leaves neither behind.
 private let liveServers = Mutex<Set<Int32>>([])
+private let leftoverDirectories = Mutex<Set<URL>>([])
 private let installExitHook: Void = {
     atexit {
         for pid in liveServers.withLock({ $0 }) { kill(pid, SIGKILL) }
+        for directory in leftoverDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
     }
 }()
+
+/// Removes `directory` when the test process exits, unless something removed it before.
+func removeAtExit(_ directory: URL) {
+    _ = installExitHook
+    leftoverDirectories.withLock { _ = $0.insert(directory) }
+}
+
+/// Resumes everyone waiting for a process to exit, from its termination handler — never by blocking a thread.
+private final class ExitSignal: Sendable {
+    private let state = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { state in
+            state.exited = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let exited = state.withLock { state in
+                if !state.exited { state.waiters.append(continuation) }
+                return state.exited
+            }
+            if exited { continuation.resume() }
+        }
+    }
+}
 
 /// A real `hearth serve --dev` on 127.0.0.1 with a fresh port and data directory (the approach of
 /// EndToEndTests/Support/HearthProcess.swift, reduced to what the SDK tests need).
@@ -24,12 +57,14 @@ final class TestServer: @unchecked Sendable {
     let directory: URL
     let baseURL: URL
     private let logURL: URL
+    private let exit: ExitSignal
 
-    private init(process: Process, directory: URL, baseURL: URL, logURL: URL) {
+    private init(process: Process, directory: URL, baseURL: URL, logURL: URL, exit: ExitSignal) {
         self.process = process
         self.directory = directory
         self.baseURL = baseURL
         self.logURL = logURL
+        self.exit = exit
     }
 
     static var binary: String {
@@ -46,6 +81,7 @@ final class TestServer: @unchecked Sendable {
         let directory =
             reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        removeAtExit(directory)
         let stdoutURL = directory.appendingPathComponent("stdout.log")
         let stderrURL = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -64,6 +100,8 @@ final class TestServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let exit = ExitSignal()
+        process.terminationHandler = { _ in exit.fire() }
         try process.run()
         let pid = process.processIdentifier
         liveServers.withLock { _ = $0.insert(pid) }
@@ -73,7 +111,8 @@ final class TestServer: @unchecked Sendable {
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
                 output.contains("\(line)\n"), let url = URL(string: String(line.dropFirst("listening on ".count)))
             {
-                return TestServer(process: process, directory: directory, baseURL: url, logURL: stderrURL)
+                return TestServer(
+                    process: process, directory: directory, baseURL: url, logURL: stderrURL, exit: exit)
             }
             if !process.isRunning { break }
             try await Task.sleep(for: .milliseconds(10))
@@ -95,21 +134,26 @@ final class TestServer: @unchecked Sendable {
         return HearthApp.app(name: name)!
     }
 
-    /// Stops the server (SIGTERM) but keeps its data, for ``start(directory:port:)``.
-    func halt() {
+    /// Stops the server (SIGTERM) and waits for it to exit, keeping its data, for ``start(directory:port:)``.
+    func halt() async {
         let pid = process.processIdentifier
         if process.isRunning { kill(pid, SIGTERM) }
-        process.waitUntilExit()
+        await exit.wait()
         liveServers.withLock { _ = $0.remove(pid) }
     }
 
-    /// Stops the server and removes its data.
+    /// Stops the server and removes its data once it has exited, without waiting (callable from `defer`).
     func stop() {
         let pid = process.processIdentifier
         if process.isRunning { kill(pid, SIGTERM) }
-        process.waitUntilExit()
-        liveServers.withLock { _ = $0.remove(pid) }
-        try? FileManager.default.removeItem(at: directory)
+        let directory = self.directory
+        let exit = self.exit
+        Task {
+            await exit.wait()
+            liveServers.withLock { _ = $0.remove(pid) }
+            try? FileManager.default.removeItem(at: directory)
+            leftoverDirectories.withLock { _ = $0.remove(directory) }
+        }
     }
 
     /// The latest out-of-band code of `type` (`VERIFY_EMAIL`, `PASSWORD_RESET`) sent to `email`, from the dev outbox.

@@ -30,6 +30,8 @@ final class LocalDocumentCache: @unchecked Sendable {
             execute(
                 "CREATE TABLE IF NOT EXISTS pending_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL)"
             )
+            // Added after the first release of the queue; fails harmlessly when the column is already there.
+            execute("ALTER TABLE pending_writes ADD COLUMN local_time TEXT")
         } else {
             sqlite3_close(handle)
         }
@@ -80,23 +82,34 @@ final class LocalDocumentCache: @unchecked Sendable {
         return found
     }
 
+    /// Forgets a cached document older than `time`: the server's copy after a commit the client cannot replay
+    /// exactly (transforms), while a copy a listener already brought in stays.
+    func remove(_ path: ResourcePath, olderThan time: HearthCore.Timestamp) {
+        if let updated = get(path)?.updateTime, updated >= time { return }
+        remove(path)
+    }
+
     // MARK: Pending writes
 
-    /// Appends a commit's writes (REST JSON) to the durable queue; returns its position.
-    func enqueue(_ writes: String) -> Int64 {
+    /// Appends a commit's writes (REST JSON) to the durable queue with the time the app made them; returns its
+    /// position.
+    func enqueue(_ writes: String, localTime: HearthCore.Timestamp) -> Int64 {
         var id: Int64 = 0
-        run("INSERT INTO pending_writes (writes) VALUES (?)", [writes])
+        run("INSERT INTO pending_writes (writes, local_time) VALUES (?, ?)", [writes, localTime.rfc3339])
         run("SELECT max(id) FROM pending_writes", []) { id = sqlite3_column_int64($0, 0) }
         return id
     }
 
     /// The queued commits, oldest first.
-    func pendingCommits() -> [(id: Int64, writes: String)] {
-        var rows: [(Int64, String)] = []
-        run("SELECT id, writes FROM pending_writes ORDER BY id", []) { statement in
-            if let text = sqlite3_column_text(statement, 1) {
-                rows.append((sqlite3_column_int64(statement, 0), String(cString: text)))
+    func pendingCommits() -> [(id: Int64, writes: String, localTime: HearthCore.Timestamp)] {
+        var rows: [(Int64, String, HearthCore.Timestamp)] = []
+        let now = Timestamp(date: Date()).core.truncatedToMicroseconds
+        run("SELECT id, writes, local_time FROM pending_writes ORDER BY id", []) { statement in
+            guard let text = sqlite3_column_text(statement, 1) else { return }
+            let time = sqlite3_column_text(statement, 2).flatMap {
+                HearthCore.Timestamp(rfc3339: String(cString: $0))
             }
+            rows.append((sqlite3_column_int64(statement, 0), String(cString: text), time ?? now))
         }
         return rows
     }
@@ -104,70 +117,48 @@ final class LocalDocumentCache: @unchecked Sendable {
     /// Removes a commit the server acknowledged (or refused).
     func dequeue(_ id: Int64) { run("DELETE FROM pending_writes WHERE id = ?", [String(id)]) }
 
-    /// The queued writes, decoded, oldest first — for applying them locally over cached documents.
-    func pendingWrites() -> [Write] {
-        pendingCommits().flatMap { commit -> [Write] in
-            guard let json = try? JSONParser.parse(commit.writes), let items = json.arrayValue else { return [] }
-            return items.compactMap { try? Write(firestoreJSON: $0, at: "writes", database: database) }
+    /// The queued commits, decoded, oldest first — for applying them locally over cached documents.
+    func localCommits() -> [LocalCommit] {
+        pendingCommits().map { commit in
+            LocalCommit(writes: decodeWrites(commit.writes), localTime: commit.localTime, commitTime: nil)
         }
     }
 
-    /// Applies queued writes over a cached document (latency compensation); `pending` says whether any applied.
-    func overlay(_ path: ResourcePath, on stored: StoredDocument?, writes: [Write]) -> (StoredDocument?, pending: Bool)
-    {
-        var current = stored
-        var pending = false
-        let now = Timestamp(date: Date()).core.truncatedToMicroseconds
-        for write in writes where write.path == path {
-            pending = true
-            let snapshot = current.map {
-                HearthCore.DocumentSnapshot(
-                    path: $0.path, fields: $0.fields, createTime: $0.createTime ?? now, updateTime: $0.updateTime ?? now
-                )
-            }
-            guard let outcome = try? WriteApplier.apply(write, to: snapshot, commitTime: now) else { continue }
-            current = outcome.document.map {
-                StoredDocument(path: $0.path, fields: $0.fields, createTime: $0.createTime, updateTime: $0.updateTime)
-            }
-        }
-        return (current, pending)
+    /// A queued commit's REST JSON as writes (a write that cannot be decoded is left out).
+    func decodeWrites(_ text: String) -> [Write] {
+        guard let json = try? JSONParser.parse(text), let items = json.arrayValue else { return [] }
+        return items.compactMap { try? Write(firestoreJSON: $0, at: "writes", database: database) }
     }
 
-    /// Evaluates a query over the cached documents with HearthCore's matcher: filters, cursors, order and limit.
-    /// Queued writes are applied first; `pending` holds the paths they touched.
-    func query(
-        _ query: StructuredQuery, writes: [Write] = []
-    ) -> (documents: [StoredDocument], pending: Set<ResourcePath>) {
+    /// The cached documents of a query's collection (or collection group), before any filter.
+    func candidates(for query: StructuredQuery) -> [ResourcePath: StoredDocument] {
         var candidates: [StoredDocument] = []
         if query.allDescendants {
             let prefix = query.parent.segments.isEmpty ? "" : query.parent.description + "/"
             run(
                 "SELECT path, fields, create_time, update_time FROM documents WHERE path LIKE ? ESCAPE '\\'",
-                [
-                    Self.escapeLike(prefix) + "%"
-                ]
+                [Self.escapeLike(prefix) + "%"]
             ) { if let document = self.document(from: $0) { candidates.append(document) } }
-            candidates = candidates.filter { $0.path.parent.lastSegment == query.collectionID }
+            candidates = candidates.filter { query.contains(path: $0.path) }
         } else {
             run(
                 "SELECT path, fields, create_time, update_time FROM documents WHERE collection = ?",
                 [query.parent.appending(query.collectionID).description]
             ) { if let document = self.document(from: $0) { candidates.append(document) } }
         }
-        var byPath = Dictionary(candidates.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        var pending: Set<ResourcePath> = []
-        for path in Set(writes.map(\.path)) {
-            let (document, touched) = overlay(path, on: byPath[path] ?? get(path), writes: writes)
-            byPath[path] = document
-            if touched { pending.insert(path) }
-        }
-        candidates = Array(byPath.values)
-        let normalized = query.normalized()
-        let order = normalized.orderBy
-        var results = candidates.filter { QueryMatcher.matches(path: $0.path, fields: $0.fields, query: normalized) }
-        results.sort { QueryMatcher.compare(($0.path, $0.fields), ($1.path, $1.fields), orderBy: order) < 0 }
-        if let limit = query.limit { results = Array(results.prefix(limit)) }
-        return (results, pending)
+        return Dictionary(candidates.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Evaluates a query over the cached documents with the queued writes applied (HearthCore's matcher: filters,
+    /// cursors, order and limit); `pending` holds the paths the queued writes touched.
+    func query(_ query: StructuredQuery) -> (documents: [StoredDocument], pending: Set<ResourcePath>) {
+        LocalView.results(
+            of: query, base: candidates(for: query), trusted: false, lookup: get, commits: localCommits())
+    }
+
+    /// A cached document with the queued writes applied; `pending` says whether any applied.
+    func document(_ path: ResourcePath) -> (document: StoredDocument?, pending: Bool) {
+        LocalView.overlay(path, on: get(path), commits: localCommits())
     }
 
     private static func escapeLike(_ text: String) -> String {

@@ -1,24 +1,40 @@
 import Foundation
 import HearthCore
 
-/// The durable queue every non-transactional write goes through: a commit is stored in SQLite first, then sent in
-/// order; while the server is unreachable it waits (retrying with capped backoff) and survives an app restart. A
-/// write's `await` resumes when the server acknowledged it — or refused it, which also drops it from the queue.
+/// The durable queue every non-transactional write goes through: a commit is stored in SQLite first, shown to the
+/// listeners, then sent in order; while the server is unreachable it waits (retrying with capped backoff) and
+/// survives an app restart. A write's `await` resumes when the server acknowledged it — or refused it, which also
+/// drops it from the queue and takes its effect back out of the listeners' snapshots.
 actor WriteQueue {
     private let client: DocumentsClient
     private let cache: LocalDocumentCache
+    private let listeners: ListenConnection
     private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
+    /// Answers that came before their `submit` was waiting (it was raising the listeners meanwhile).
+    private var early: [Int64: FirestoreErrorCode?] = [:]
+    private var submitting: Set<Int64> = []
+    private var terminated = false
     private var flushing: Task<Void, Never>?
 
-    init(client: DocumentsClient, cache: LocalDocumentCache) {
+    init(client: DocumentsClient, cache: LocalDocumentCache, listeners: ListenConnection) {
         self.client = client
         self.cache = cache
+        self.listeners = listeners
     }
 
-    /// Queues writes as one atomic commit and waits for the server's answer.
+    /// Queues writes as one atomic commit, raises the listeners it affects, and waits for the server's answer.
     func submit(_ writes: [Write]) async throws {
         let body = JSONValue.array(writes.map(client.json)).jsonString
-        let id = cache.enqueue(body)
+        let id = cache.enqueue(body, localTime: Timestamp(date: Date()).core.truncatedToMicroseconds)
+        submitting.insert(id)
+        // The listeners see the write before it is sent, so their pending snapshot always precedes the acknowledged
+        // one; a flush already running may answer meanwhile, which `early` keeps.
+        await listeners.localWritesChanged()
+        submitting.remove(id)
+        if let answer = early.removeValue(forKey: id) {
+            if let answer { throw answer }
+            return
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             waiters[id] = continuation
             startFlushing()
@@ -29,39 +45,74 @@ actor WriteQueue {
     func resume() { startFlushing() }
 
     private func startFlushing() {
-        guard flushing == nil else { return }
+        guard flushing == nil, !terminated else { return }
         flushing = Task { await self.flush() }
+    }
+
+    /// Stops sending (``Firestore/terminate()``): what is queued stays on disk for the next instance, and waiting
+    /// writes fail with `unavailable`.
+    func terminate() {
+        terminated = true
+        flushing?.cancel()
+        flushing = nil
+        let pending = waiters
+        waiters = [:]
+        for waiter in pending.values {
+            waiter.resume(
+                throwing: FirestoreErrorCode(
+                    .unavailable,
+                    "The Firestore instance was terminated; the write stays queued and is sent when the app uses Firestore again."
+                ))
+        }
     }
 
     private func flush() async {
         var failures = 0
-        while let next = cache.pendingCommits().first {
+        while !Task.isCancelled, let next = cache.pendingCommits().first {
             let writes = (try? JSONParser.parse(next.writes)) ?? .array([])
+            await listeners.sending(Set(writtenPaths(writes)))
             do throws(FirestoreErrorCode) {
-                _ = try await client.send("POST", path: .root, suffix: ":commit", body: ["writes": writes])
-                finish(next.id, with: nil, writes: writes)
+                let response = try await client.send(
+                    "POST", path: .root, suffix: ":commit", body: ["writes": writes])
+                let commitTime = response["commitTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:))
+                let latest = commitTime ?? HearthCore.Timestamp(seconds: .max, nanos: 0)
+                for path in writtenPaths(writes) { cache.remove(path, olderThan: latest) }
+                cache.dequeue(next.id)
+                await listeners.acknowledged(
+                    LocalCommit(
+                        writes: cache.decodeWrites(next.writes), localTime: next.localTime, commitTime: commitTime))
+                finish(next.id, with: nil)
                 failures = 0
             } catch  where error.code == .unavailable {
+                await listeners.sendEnded()
                 failures += 1
                 try? await Task.sleep(for: .milliseconds(min(2_000, 50 << min(failures, 6))))
             } catch {
-                finish(next.id, with: error, writes: writes)
+                for path in writtenPaths(writes) { cache.remove(path) }
+                cache.dequeue(next.id)
+                await listeners.sendEnded()
+                finish(next.id, with: error)
             }
         }
         flushing = nil
     }
 
-    private func finish(_ id: Int64, with error: FirestoreErrorCode?, writes: JSONValue) {
-        cache.dequeue(id)
-        // The server applied transforms we cannot replay exactly, so written documents are re-read when needed.
-        for write in writes.arrayValue ?? [] {
-            if let name = write["update"]?["name"]?.stringValue ?? write["delete"]?.stringValue,
-                let path = try? client.database.path(fromName: name)
-            {
-                cache.remove(path)
+    /// The documents a queued commit writes. The server applied transforms the client cannot replay exactly, so
+    /// cached copies older than the commit are dropped and read again when needed.
+    private func writtenPaths(_ writes: JSONValue) -> [ResourcePath] {
+        (writes.arrayValue ?? []).compactMap { write in
+            (write["update"]?["name"]?.stringValue ?? write["delete"]?.stringValue).flatMap {
+                try? client.database.path(fromName: $0)
             }
         }
-        guard let waiter = waiters.removeValue(forKey: id) else { return }
-        if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+    }
+
+    /// Resumes the `await` of a commit already dequeued and shown to the listeners as it ended.
+    private func finish(_ id: Int64, with error: FirestoreErrorCode?) {
+        if let waiter = waiters.removeValue(forKey: id) {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        } else if submitting.contains(id) {
+            early[id] = .some(error)
+        }
     }
 }

@@ -4,21 +4,39 @@ import HearthCore
 /// The one `documents:listen` stream of a `Firestore` instance: opens it when the first listener arrives, adds and
 /// removes targets by POST, applies the stream's messages to each target, raises snapshots at consistency markers, and
 /// reconnects with backoff, re-adding every target with its resume token (docs/realtime.md).
+///
+/// It is also where latency compensation meets the stream: every snapshot is the server's results (or, before the
+/// server answered, the cache's) with the local commits applied over them — queued ones (`hasPendingWrites`) and
+/// acknowledged ones until a marker shows the server's copy holds them.
 actor ListenConnection {
     private let client: DocumentsClient
+    private let cache: LocalDocumentCache
     private var targets: [Int: ListenTarget] = [:]
     private var nextID = 1
     private var session: String?
     private var streamTask: Task<Void, Never>?
     private var parser = SSEParser()
+    /// Commits the server acknowledged that a marker has not yet shown in every target.
+    private var acknowledged: [LocalCommit] = []
+    /// The last attempt to reach the stream failed: snapshots come from the cache at once.
+    private var offline = false
+    /// The documents the commit being sent writes.
+    private var inFlight: Set<ResourcePath> = []
 
-    init(client: DocumentsClient) { self.client = client }
+    init(client: DocumentsClient, cache: LocalDocumentCache) {
+        self.client = client
+        self.cache = cache
+    }
 
-    /// Starts watching; returns the target ID for ``remove(_:)``.
-    func add(_ kind: ListenKind, deliver: @escaping @Sendable (ListenEvent) -> Void) -> Int {
+    /// Starts watching; returns the target ID for ``remove(_:)``. When the cache already holds results (or the
+    /// client is offline) the listener gets them at once, marked `isFromCache`.
+    func add(
+        _ kind: ListenKind, includeMetadataChanges: Bool, deliver: @escaping @Sendable (ListenEvent) -> Void
+    ) -> Int {
         let id = nextID
         nextID += 1
-        targets[id] = ListenTarget(kind: kind, deliver: deliver)
+        targets[id] = ListenTarget(kind: kind, includeMetadataChanges: includeMetadataChanges, deliver: deliver)
+        raise([id], commits: cache.localCommits())
         if let session {
             Task { await self.post(add: id, session: session) }
         } else if streamTask == nil {
@@ -34,6 +52,7 @@ actor ListenConnection {
             streamTask?.cancel()
             streamTask = nil
             session = nil
+            acknowledged = []
         } else if let session {
             let client = self.client
             Task {
@@ -42,6 +61,15 @@ actor ListenConnection {
                     body: ["removeTarget": .integer(Int64(id))])
             }
         }
+    }
+
+    /// Ends the stream and forgets every target (``Firestore/terminate()``); their listeners get no further calls.
+    func terminate() {
+        targets = [:]
+        streamTask?.cancel()
+        streamTask = nil
+        session = nil
+        acknowledged = []
     }
 
     private func openStream() {
@@ -61,6 +89,9 @@ actor ListenConnection {
             session = nil
             parser = SSEParser()
             guard !Task.isCancelled, !targets.isEmpty else { break }
+            offline = true
+            for id in targets.keys { targets[id]?.disconnect() }
+            raise(Array(targets.keys), commits: cache.localCommits())
             let delay = min(5_000, 100 << min(failures, 6))
             try? await Task.sleep(for: .milliseconds(delay))
         }
@@ -83,6 +114,7 @@ actor ListenConnection {
         if event.event == "session" {
             guard let id = json["session"]?.stringValue else { return }
             session = id
+            offline = false
             for targetID in targets.keys.sorted() { await post(add: targetID, session: id) }
             return
         }
@@ -126,17 +158,17 @@ actor ListenConnection {
             var ids = ids(change["targetIds"])
             let type = change["targetChangeType"]?.stringValue ?? "NO_CHANGE"
             let token = change["resumeToken"]?.stringValue
-            if ids.isEmpty { ids = Array(targets.keys) }
+            let everyTarget = ids.isEmpty
+            if everyTarget { ids = Array(targets.keys) }
             switch type {
             case "RESET":
                 for id in ids {
-                    targets[id]?.documents = [:]
-                    targets[id]?.dirty = true
+                    targets[id]?.staged = [:]
+                    targets[id]?.reset = true
                 }
             case "CURRENT":
                 for id in ids {
-                    targets[id]?.current = true
-                    targets[id]?.dirty = true
+                    targets[id]?.pendingCurrent = true
                     if let token { targets[id]?.resumeToken = token }
                 }
             case "REMOVE":
@@ -150,31 +182,100 @@ actor ListenConnection {
             case "NO_CHANGE":
                 for id in ids {
                     if let token { targets[id]?.resumeToken = token }
-                    if let event = targets[id]?.raise(), let deliver = targets[id]?.deliver { deliver(event) }
+                    if let staged = targets[id]?.staged.keys, staged.contains(where: inFlight.contains) {
+                        targets[id]?.awaitingAnswer = true
+                    }
+                    targets[id]?.commitStaged()
                 }
+                if everyTarget,
+                    let readTime = change["readTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:)),
+                    targets.values.allSatisfy(\.current)
+                {
+                    let before = acknowledged.count
+                    acknowledged.removeAll { ($0.commitTime.map { $0 <= readTime }) ?? false }
+                    if acknowledged.count != before { markAllDirty() }
+                }
+                raise(ids.filter { targets[$0]?.dirty == true }, commits: cache.localCommits())
             default:
                 break
             }
         } else if let change = json["documentChange"], let document = change["document"],
             let stored = try? client.document(document)
         {
-            for id in ids(change["targetIds"]) {
-                targets[id]?.documents[stored.path] = stored
-                targets[id]?.dirty = true
-            }
-            for id in ids(change["removedTargetIds"]) {
-                targets[id]?.documents[stored.path] = nil
-                targets[id]?.dirty = true
-            }
+            cache.put(stored)
+            for id in ids(change["targetIds"]) { targets[id]?.staged[stored.path] = .some(stored) }
+            for id in ids(change["removedTargetIds"]) { targets[id]?.staged[stored.path] = .some(nil) }
         } else if let change = json["documentDelete"] ?? json["documentRemove"],
             let name = change["document"]?.stringValue, let path = try? client.database.path(fromName: name)
         {
+            if json["documentDelete"] != nil { cache.remove(path) }
             var ids = ids(change["removedTargetIds"])
             if ids.isEmpty { ids = Array(targets.keys) }
-            for id in ids where targets[id]?.documents[path] != nil {
-                targets[id]?.documents[path] = nil
-                targets[id]?.dirty = true
+            for id in ids { targets[id]?.staged[path] = .some(nil) }
+        }
+    }
+
+    // MARK: Latency compensation
+
+    /// The queued writes changed (a new write, or one the server refused): every listener sees it at once.
+    func localWritesChanged() {
+        markAllDirty()
+        raise(Array(targets.keys), commits: cache.localCommits())
+    }
+
+    /// The oldest queued commit is being sent; it writes `paths`.
+    func sending(_ paths: Set<ResourcePath>) { inFlight = paths }
+
+    /// The server acknowledged `commit`: listeners see it without `hasPendingWrites`, and keep seeing it until a
+    /// marker shows the server's copy of the documents.
+    func acknowledged(_ commit: LocalCommit) {
+        if !targets.isEmpty { acknowledged.append(commit) }
+        sendEnded()
+    }
+
+    /// The commit in flight got no answer (it stays queued) or was refused (it left the queue).
+    func sendEnded() {
+        inFlight = []
+        for id in targets.keys { targets[id]?.awaitingAnswer = false }
+        localWritesChanged()
+    }
+
+    private func markAllDirty() {
+        for id in targets.keys { targets[id]?.dirty = true }
+    }
+
+    /// Computes each target's view and hands it to its listener when there is something to see. A target nobody
+    /// has seen yet is raised from the cache only when that says something: results, local writes, or no server.
+    private func raise(_ ids: [Int], commits queued: [LocalCommit]) {
+        let commits = acknowledged + queued
+        for id in ids.sorted() {
+            guard let target = targets[id], !target.awaitingAnswer else { continue }
+            let (documents, pending) = view(of: target, commits: commits)
+            if target.emitted == nil && !target.current && !offline && documents.isEmpty && pending.isEmpty {
+                continue
             }
+            if let event = targets[id]?.raise(documents, pending: pending, fromCache: !target.current) {
+                target.deliver(event)
+            }
+        }
+    }
+
+    /// A target's results with the local commits applied: over the server's results once it has them, over the
+    /// cache before.
+    private func view(
+        of target: ListenTarget, commits: [LocalCommit]
+    ) -> (documents: [StoredDocument], pending: Set<ResourcePath>) {
+        switch target.kind {
+        case .document(let path):
+            let base = target.synced ? target.documents[path] : cache.get(path)
+            let (document, pending) = LocalView.overlay(path, on: base, commits: commits)
+            return (document.map { [$0] } ?? [], pending ? [path] : [])
+        case .query(let query, let reverse):
+            var (documents, pending) = LocalView.results(
+                of: query, base: target.synced ? target.documents : cache.candidates(for: query),
+                trusted: target.synced, lookup: cache.get, commits: commits)
+            if reverse { documents.reverse() }
+            return (documents, pending)
         }
     }
 }

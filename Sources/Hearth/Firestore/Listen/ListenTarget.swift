@@ -9,7 +9,9 @@ enum ListenKind: Sendable {
 
 /// A snapshot (or failure) for one target, as the connection hands it to its listener.
 enum ListenEvent: Sendable {
-    case documents([StoredDocument], changes: [StoredChange])
+    /// The results in order, how they changed, which of them hold unacknowledged local writes, and whether the server
+    /// has not confirmed them (no live, current stream).
+    case documents([StoredDocument], changes: [StoredChange], pending: Set<ResourcePath>, fromCache: Bool)
     case failed(FirestoreErrorCode)
 }
 
@@ -21,42 +23,91 @@ struct StoredChange: Sendable {
     var newIndex: Int?
 }
 
-/// One target's local copy of its results, fed by `documentChange`/`documentDelete`/`documentRemove` and raised to
-/// the listener at consistency markers.
+/// One target's server state and what its listener last saw.
+///
+/// The stream's messages are staged and become the target's `documents` only at a consistency marker, so a
+/// snapshot raised in between (for a local write) never shows half of a server commit.
 struct ListenTarget {
     let kind: ListenKind
+    let includeMetadataChanges: Bool
     let deliver: @Sendable (ListenEvent) -> Void
+    /// The server's results as of the last marker; meaningful once `synced`.
     var documents: [ResourcePath: StoredDocument] = [:]
+    /// Changes since the last marker (`nil` value: the document left).
+    var staged: [ResourcePath: StoredDocument?] = [:]
+    /// A `RESET` arrived since the last marker: drop `documents` before applying `staged`.
+    var reset = false
+    /// The server sent `CURRENT` for this stream and a marker followed: the results are the server's.
     var current = false
-    var dirty = true
+    var pendingCurrent = false
+    /// The target has been current at least once, so `documents` (not the cache) is its base.
+    var synced = false
     var resumeToken: String?
-    var emitted: [StoredDocument]?
+    /// Something that can change the view happened since the last raise.
+    var dirty = true
+    /// A marker changed a document the commit in flight writes: whether the server's copy holds that commit is only
+    /// known from its answer, so the target waits for it rather than show the commit twice (an increment, say).
+    var awaitingAnswer = false
+    var emitted: (documents: [StoredDocument], pending: Set<ResourcePath>, fromCache: Bool)?
 
-    /// The ordered results now, or `nil` when nothing changed since the last raise.
-    mutating func raise() -> ListenEvent? {
-        guard current, dirty || emitted == nil else { return nil }
-        dirty = false
-        var list: [StoredDocument]
-        switch kind {
-        case .document(let path):
-            list = documents[path].map { [$0] } ?? []
-        case .query(let query, let reverse):
-            let order = query.normalizedOrderBy
-            list = documents.values.sorted {
-                QueryMatcher.compare(($0.path, $0.fields), ($1.path, $1.fields), orderBy: order) < 0
-            }
-            if reverse { list.reverse() }
+    init(kind: ListenKind, includeMetadataChanges: Bool, deliver: @escaping @Sendable (ListenEvent) -> Void) {
+        self.kind = kind
+        self.includeMetadataChanges = includeMetadataChanges
+        self.deliver = deliver
+    }
+
+    /// Applies what was staged since the last marker.
+    mutating func commitStaged() {
+        if reset { documents = [:] }
+        for (path, document) in staged { documents[path] = document }
+        if reset || !staged.isEmpty { dirty = true }
+        reset = false
+        staged = [:]
+        if pendingCurrent {
+            pendingCurrent = false
+            current = true
+            synced = true
+            dirty = true
         }
-        let changes = Self.changes(from: emitted ?? [], to: list)
-        if emitted != nil && changes.isEmpty { return nil }
-        emitted = list
-        return .documents(list, changes: changes)
+    }
+
+    /// The stream is gone: what was staged is replayed after the resume, and the results are no longer confirmed.
+    mutating func disconnect() {
+        staged = [:]
+        reset = false
+        pendingCurrent = false
+        if current { dirty = true }
+        current = false
+    }
+
+    /// The snapshot for `view`, or `nil` when the listener has nothing new to see: Firebase raises a snapshot when
+    /// documents changed, and one that only changes metadata (`hasPendingWrites`, `isFromCache`) only with
+    /// `includeMetadataChanges`.
+    mutating func raise(_ view: [StoredDocument], pending: Set<ResourcePath>, fromCache: Bool) -> ListenEvent? {
+        dirty = false
+        let previous = emitted
+        let oldPending = previous?.pending ?? []
+        let metadataOnly = includeMetadataChanges
+        let changes = Self.changes(from: previous?.documents ?? [], to: view) { old, new in
+            old.fields == new.fields
+                && (!metadataOnly || oldPending.contains(old.path) == pending.contains(new.path))
+        }
+        if let previous {
+            let metadataChanged = previous.fromCache != fromCache || previous.pending != pending
+            if changes.isEmpty && !(includeMetadataChanges && metadataChanged) { return nil }
+        }
+        emitted = (view, pending, fromCache)
+        return .documents(view, changes: changes, pending: pending, fromCache: fromCache)
     }
 
     /// Firestore's index semantics: each change's `oldIndex` is the document's position with all earlier changes
     /// applied, and `newIndex` its position once this change is applied too. Removals come first, then additions and
-    /// modifications in new order; documents that only shift because others moved report nothing.
-    static func changes(from old: [StoredDocument], to new: [StoredDocument]) -> [StoredChange] {
+    /// modifications in new order; documents that only shift because others moved report nothing. `same` says
+    /// whether a document kept in the results is unchanged.
+    static func changes(
+        from old: [StoredDocument], to new: [StoredDocument],
+        same: (StoredDocument, StoredDocument) -> Bool = { $0.fields == $1.fields }
+    ) -> [StoredChange] {
         var newIndex: [ResourcePath: Int] = [:]
         for (index, document) in new.enumerated() { newIndex[document.path] = index }
         let oldByPath = Dictionary(old.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
@@ -70,7 +121,7 @@ struct ListenTarget {
         }
         for (index, document) in new.enumerated() {
             let previous = oldByPath[document.path]
-            if previous == document { continue }
+            if let previous, same(previous, document) { continue }
             var oldIndex: Int?
             if previous != nil, let position = working.firstIndex(of: document.path) {
                 working.remove(at: position)

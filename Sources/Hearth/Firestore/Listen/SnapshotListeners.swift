@@ -57,14 +57,17 @@ final class TargetRegistration: ListenerRegistration {
 }
 
 extension Firestore {
-    func listen(_ kind: ListenKind, deliver: @escaping @Sendable (ListenEvent) -> Void) -> TargetRegistration {
+    func listen(
+        _ kind: ListenKind, includeMetadataChanges: Bool, deliver: @escaping @Sendable (ListenEvent) -> Void
+    ) -> TargetRegistration {
         let registration = TargetRegistration(connection: listenConnection)
         let guarded: @Sendable (ListenEvent) -> Void = { [weak registration] event in
             guard let registration, !registration.isRemoved else { return }
             deliver(event)
         }
         Task {
-            let id = await listenConnection.add(kind, deliver: guarded)
+            let id = await listenConnection.add(
+                kind, includeMetadataChanges: includeMetadataChanges, deliver: guarded)
             registration.attach(id)
         }
         return registration
@@ -76,18 +79,20 @@ private let notFound = UInt(NSNotFound)
 extension DocumentReference {
     /// Calls `listener` with the document now and after every change, over the live `documents:listen` channel.
     ///
-    /// Callbacks arrive on a background executor, not the main queue. A missing document is a snapshot with
-    /// `exists == false`. `includeMetadataChanges` is accepted; this version has no cache, so metadata never changes
-    /// on its own.
+    /// A local write to the document calls it at once (`metadata.hasPendingWrites == true`); the server's
+    /// acknowledgement calls it again only when the data differs or with `includeMetadataChanges`. While the server
+    /// is unreachable, snapshots come from the local cache (`metadata.isFromCache == true`). Callbacks arrive on a
+    /// background executor, not the main queue. A missing document is a snapshot with `exists == false`.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
         _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        firestore.listen(.document(resourcePath)) { event in
+        firestore.listen(.document(resourcePath), includeMetadataChanges: includeMetadataChanges) { event in
             switch event {
-            case .documents(let documents, _):
-                listener(DocumentSnapshot(reference: self, stored: documents.first), nil)
+            case .documents(let documents, _, let pending, let fromCache):
+                let metadata = SnapshotMetadata(hasPendingWrites: !pending.isEmpty, isFromCache: fromCache)
+                listener(DocumentSnapshot(reference: self, stored: documents.first, metadata: metadata), nil)
             case .failed(let error):
                 listener(nil, error)
             }
@@ -111,7 +116,10 @@ extension DocumentReference {
 extension Query {
     /// Calls `listener` with the results now and after every change, with `documentChanges` describing each step.
     ///
-    /// Callbacks arrive on a background executor, not the main queue.
+    /// Local writes show at once (`metadata.hasPendingWrites == true`); the server's acknowledgement calls again only
+    /// when the results differ or with `includeMetadataChanges` (then also when `isFromCache` flips). While the
+    /// server is unreachable, results come from the local cache with the queued writes applied
+    /// (`metadata.isFromCache == true`). Callbacks arrive on a background executor, not the main queue.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
@@ -125,21 +133,25 @@ extension Query {
             return TargetRegistration(connection: firestore.listenConnection)
         }
         let firestore = self.firestore
-        return firestore.listen(kind) { event in
+        return firestore.listen(kind, includeMetadataChanges: includeMetadataChanges) { event in
             switch event {
-            case .documents(let documents, let changes):
-                let snapshots = documents.map {
-                    QueryDocumentSnapshot(reference: DocumentReference(firestore, $0.path), stored: $0)
+            case .documents(let documents, let changes, let pending, let fromCache):
+                func snapshot(_ stored: StoredDocument) -> QueryDocumentSnapshot {
+                    QueryDocumentSnapshot(
+                        reference: DocumentReference(firestore, stored.path), stored: stored,
+                        metadata: SnapshotMetadata(
+                            hasPendingWrites: pending.contains(stored.path), isFromCache: fromCache))
                 }
                 let described = changes.map { change in
                     DocumentChange(
-                        type: change.type,
-                        document: QueryDocumentSnapshot(
-                            reference: DocumentReference(firestore, change.document.path), stored: change.document),
+                        type: change.type, document: snapshot(change.document),
                         oldIndex: change.oldIndex.map(UInt.init) ?? notFound,
                         newIndex: change.newIndex.map(UInt.init) ?? notFound)
                 }
-                listener(QuerySnapshot(query: self, documents: snapshots, changes: described), nil)
+                let metadata = SnapshotMetadata(hasPendingWrites: !pending.isEmpty, isFromCache: fromCache)
+                listener(
+                    QuerySnapshot(
+                        query: self, documents: documents.map(snapshot), changes: described, metadata: metadata), nil)
             case .failed(let error):
                 listener(nil, error)
             }
