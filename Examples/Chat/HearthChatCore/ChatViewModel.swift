@@ -66,8 +66,9 @@ public final class ChatViewModel {
     public func signUp(email: String, password: String) async throws(ChatError) {
         try await run {
             let user = try await auth.createUser(withEmail: email, password: password).user
-            try await user.sendEmailVerification()
+            // On the verification step first: if the mail fails, "send again" is there.
             enter(user)
+            try await user.sendEmailVerification()
         }
     }
 
