@@ -3,10 +3,12 @@
 # rules, drives each example's terminal UI through tmux as a person would (keys in, screens out with
 # `tmux capture-pane -p`), and writes docs/captures/<example>.txt.
 #
-#   scripts/capture-examples.sh        after `swift build`; needs tmux (its own socket, so no other session is touched)
+#   scripts/capture-examples.sh   after `swift build`; installs tmux if missing (scripts/packages.txt, group
+#                                 captures) and runs it on its own socket, so no other tmux session is touched
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+scripts/install-packages.sh captures
 BIN="$(swift build --show-bin-path)"
 WORK="$(mktemp -d /tmp/hearth-captures.XXXXXX)"
 TMUX_CMD=(tmux -L "hearth-captures-$$")
@@ -20,9 +22,10 @@ cleanup() {
 trap cleanup EXIT
 
 "$BIN/hearth" serve --host 127.0.0.1 --port 0 --data "$WORK/data" --dev \
-    --database-rules Examples/rules/chat.database.rules.json >"$WORK/server.out" 2>"$WORK/server.err" &
+    --database-rules Examples/rules/chat.database.rules.json \
+    --rules Examples/Todo/todo.rules --indexes Examples/Todo/todo.indexes.json >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
-for _ in $(seq 200); do grep -q '^listening on ' "$WORK/server.out" && break; sleep 0.05; done
+for _ in $(seq 200); do grep -qs '^listening on ' "$WORK/server.out" && break; sleep 0.05; done
 SERVER="$(sed -n 's/^listening on //p' "$WORK/server.out")"
 [[ -n "$SERVER" ]] || { cat "$WORK/server.err" >&2; exit 1; }
 
@@ -41,7 +44,7 @@ keys() {
 # until NAME TEXT: waits (at most 10 s) until the screen shows TEXT.
 until_shows() {
     for _ in $(seq 200); do
-        "${TMUX_CMD[@]}" capture-pane -p -t "$1" | grep -qF -- "$2" && return 0
+        "${TMUX_CMD[@]}" capture-pane -p -t "$1" 2>/dev/null | grep -qF -- "$2" && return 0
         sleep 0.05
     done
     echo "timed out waiting for \"$2\" in $1:" >&2
@@ -108,4 +111,32 @@ snap bob "Bob, another user: only his own posts"
 keys phone 4
 until_shows phone "Signed out."
 snap phone "Ann signs out on the phone"
+echo "wrote $OUT"
+
+# ── Todo: two devices of one user; an edit cancelled on one never shows anywhere, the rest is live on both ──
+OUT=docs/captures/todo.txt
+cat >"$OUT" <<HEADER
+hearth-todo against \`hearth serve --dev --rules Examples/Todo/todo.rules --indexes Examples/Todo/todo.indexes.json\`,
+driven through tmux by scripts/capture-examples.sh (two terminals signed in as the same user, separate storage).
+HEADER
+TODO=("$BIN/hearth-todo" --server "$SERVER" --email cy@example.com --password "'correct horse'")
+start desk "${TODO[*]} --storage $WORK/cy-desk"
+until_shows desk "0 Todo Items"
+keys desk "a Buy milk | two litres | 3 | 2026-12-01" "a Write the report | | 5 | 2026-12-03"
+until_shows desk "2 Todo Items"
+snap desk "The desk: two todos (stars for importance, latest date first)"
+start phone2 "${TODO[*]} --storage $WORK/cy-phone"
+until_shows phone2 "2 Todo Items"
+keys phone2 "e 2" "t Buy oat milk"
+until_shows phone2 "Buy oat milk"
+snap phone2 "The phone edits a copy of todo 2"
+keys phone2 cancel
+until_shows phone2 "edit cancelled"
+snap phone2 "Cancelled: the list is as it was"
+keys phone2 "c 1"
+until_shows desk "[x]"
+keys desk "x 2"
+until_shows phone2 "1 Todo Item "
+snap desk "The desk after the phone completed todo 1 and the desk deleted todo 2"
+snap phone2 "The phone, live"
 echo "wrote $OUT"
