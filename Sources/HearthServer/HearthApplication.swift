@@ -1,6 +1,6 @@
 import Foundation
-public import HearthCore
 import HearthAuth
+public import HearthCore
 import HearthHTTP
 import HearthListen
 import HearthStore
@@ -75,8 +75,8 @@ public final class HearthApplication: Sendable {
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
             // Last: it claims only paths ending in `.json` that no API above served.
             TreeAPI.make(
-                tree: SQLiteTreeStore(store: store), configuration: configuration, authenticator: authenticator,
-                logger: logger),
+                tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
+                authenticator: authenticator, logger: logger),
         ]
         let responder = HearthResponder(apis: apis, metrics: metrics, logger: logger)
         http = HTTPServer(configuration: httpConfiguration, responder: responder)
@@ -99,8 +99,11 @@ public final class HearthApplication: Sendable {
         }
         logger.info(
             "started",
-            ["host": .string(configuration.host), "port": .int(http.port), "project": .string(configuration.projectID),
-             "dev": .bool(configuration.devMode), "threads": .int(configuration.threads)])
+            [
+                "host": .string(configuration.host), "port": .int(http.port),
+                "project": .string(configuration.projectID),
+                "dev": .bool(configuration.devMode), "threads": .int(configuration.threads),
+            ])
         if configuration.devMode {
             logger.warning("development mode: any project ID is accepted and the emulator endpoints are on")
         }

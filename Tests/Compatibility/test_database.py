@@ -12,7 +12,7 @@ import uuid
 import firebase_admin
 import pytest
 import requests
-from firebase_admin import db
+from firebase_admin import db, exceptions
 
 from conftest import PROJECT, Hearth
 
@@ -185,3 +185,72 @@ def test_listen_receives_put_and_patch(db_app):
         assert events.get(timeout=20) == ("put", "/b", None)
     finally:
         registration.close()
+
+
+RULES = """{
+  "rules": {
+    "users": {
+      "$uid": {
+        ".read": "auth != null && auth.uid === $uid",
+        ".write": "auth != null && auth.uid === $uid",
+        "count": { ".validate": "newData.isNumber()" }
+      }
+    }
+  }
+}"""
+
+
+@pytest.fixture(scope="module")
+def rules_server(tmp_path_factory):
+    """A server enforcing an ownership rules file on the tree."""
+    path = tmp_path_factory.mktemp("tree-rules") / "database.rules.json"
+    path.write_text(RULES)
+    server = Hearth("--database-rules", str(path))
+    yield server
+    server.stop()
+    assert server.process.returncode == 0, server.log()[-2000:]
+
+
+def app_as(server, override, label):
+    """An Admin SDK app judged by the rules as `override` (`databaseAuthVariableOverride`)."""
+    previous = os.environ.get("FIREBASE_DATABASE_EMULATOR_HOST")
+    os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = server.host
+    options = {"projectId": PROJECT, "databaseURL": f"https://{PROJECT}-default-rtdb.firebaseio.com",
+               "databaseAuthVariableOverride": override}
+    app = firebase_admin.initialize_app(options=options, name=f"hearth-{label}-" + uuid.uuid4().hex)
+    db.reference("/", app=app)  # the client (and its emulator host) is fixed on first use
+    if previous is None:
+        os.environ.pop("FIREBASE_DATABASE_EMULATOR_HOST", None)
+    else:
+        os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = previous
+    return app
+
+
+def test_rules_judge_the_admin_sdk_acting_as_a_user(rules_server):
+    alice = app_as(rules_server, {"uid": "alice"}, "alice")
+    nobody = app_as(rules_server, None, "nobody")
+    try:
+        own = db.reference("/users/alice", app=alice)
+        own.set({"name": "Alice", "count": 0})
+        assert own.get() == {"name": "Alice", "count": 0}
+        pushed = own.child("posts").push({"text": "hi"})
+        own.update({"name": "Alice L.", f"posts/{pushed.key}/text": "hello"})
+        assert own.child("count").transaction(lambda current: (current or 0) + 1) == 1
+        assert own.get() == {"name": "Alice L.", "count": 1, "posts": {pushed.key: {"text": "hello"}}}
+
+        theirs = db.reference("/users/bob", app=alice)
+        for attempt in (lambda: theirs.get(), lambda: theirs.set({"name": "forged"}),
+                        lambda: theirs.child("posts").push({"text": "spam"}),
+                        lambda: db.reference("/", app=alice).update({"users/alice/name": "A", "users/bob/name": "B"}),
+                        lambda: own.update({"count": "not a number"}),
+                        lambda: db.reference("/users/alice", app=nobody).get(),
+                        lambda: theirs.delete()):
+            with pytest.raises(exceptions.UnauthenticatedError, match="Permission denied"):
+                attempt()
+        # Nothing refused was applied (read back through plain REST as the administrator).
+        everything = requests.get(f"{rules_server.url}/.json", headers={"Authorization": "Bearer owner"}, timeout=10)
+        assert everything.json() == {"users": {"alice": {"name": "Alice L.", "count": 1,
+                                                         "posts": {pushed.key: {"text": "hello"}}}}}
+    finally:
+        firebase_admin.delete_app(alice)
+        firebase_admin.delete_app(nobody)

@@ -240,29 +240,6 @@ struct TreeRESTTests {
         #expect(try await client.treeValue("x", ns: kept) == 1)
     }
 
-    @Test("dev mode: PUT /.settings/rules.json stores the rules text per namespace; GET returns it")
-    func rules() async throws {
-        let ns = Tree.unique("rules")
-        #expect(
-            try await client.treeValue(".settings/rules", ns: ns)["rules"] != nil, "open rules before any were stored")
-        let text = """
-            {
-              // comments are allowed, as in database.rules.json
-              "rules": { ".read": "auth != null", ".write": false }
-            }
-            """
-        let stored = try await client.request(
-            "PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array(text.utf8))
-        #expect(stored.status == 200, "\(stored)")
-        #expect(try stored.json()["status"] == "ok")
-        let read = try await client.request("GET", "/.settings/rules.json", query: [("ns", ns)])
-        #expect(read.text == text)
-        expectTreeError(
-            try await client.request(
-                "PUT", "/.settings/rules.json", query: [("ns", ns)], body: Array("{\"no\":1}".utf8)), 400,
-            "rules")
-    }
-
     @Test("credentials: a valid ID token or the admin credential is accepted; a bad one is 401")
     func credentials() async throws {
         let root = Tree.unique("auth")

@@ -40,17 +40,21 @@ public struct OverlayTreeReader: TreeDataReader {
         self.writes = writes
     }
 
-    /// The value at `path` after the writes.
+    /// The value at `path` after the writes. The last write covering `path` (at it or above) decides what is there,
+    /// so the base is read only when no write covers it — a write's own location never costs a read of the old data.
     public func value(at path: [String]) -> JSONValue? {
-        var result = base.value(at: path)
-        for write in writes {
-            if write.path.count <= path.count, Array(path.prefix(write.path.count)) == write.path {
-                // The write covers `path`: read inside the written value.
-                result = JSONTreeReader(root: write.value).value(at: Array(path.dropFirst(write.path.count)))
-            } else if path.count < write.path.count, Array(write.path.prefix(path.count)) == path {
-                // The write is below `path`: patch it into the value there.
-                result = Self.setting(result, Array(write.path.dropFirst(path.count)), write.value)
-            }
+        var result: JSONValue?
+        var first = writes.startIndex
+        if let covering = writes.lastIndex(where: { $0.path.count <= path.count && path.starts(with: $0.path) }) {
+            result = JSONTreeReader(root: writes[covering].value).value(
+                at: Array(path.dropFirst(writes[covering].path.count)))
+            first = covering + 1
+        } else {
+            result = base.value(at: path)
+        }
+        // Writes below `path` after that are patched into it.
+        for write in writes[first...] where path.count < write.path.count && write.path.starts(with: path) {
+            result = Self.setting(result, Array(write.path.dropFirst(path.count)), write.value)
         }
         return result
     }

@@ -17,6 +17,7 @@ public final class RulesEngine: Sendable {
     private let state: Mutex<State>
     private let configuration: ServerConfiguration
     private let logger: Logger
+    private let databaseObservers = Mutex<[@Sendable () -> Void]>([])
 
     /// The document rules in force.
     public var firestoreRules: FirestoreRuleset { state.withLock { $0.firestore } }
@@ -34,28 +35,43 @@ public final class RulesEngine: Sendable {
         state = Mutex(State(firestore: firestore, database: database))
     }
 
-    /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force.
+    /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force; rules
+    /// with no file (the defaults, or rules put through the endpoints) stay as they are.
     /// - Returns: the errors, empty when everything reloaded.
     @discardableResult
     public func reload() -> [String] {
         var errors: [String] = []
-        do {
-            let firestore = try Self.loadFirestore(configuration, logger: logger)
-            state.withLock { $0.firestore = firestore }
-        } catch {
-            errors.append(error.message)
+        if configuration.rulesFile != nil {
+            do {
+                let firestore = try Self.loadFirestore(configuration, logger: logger)
+                state.withLock { $0.firestore = firestore }
+            } catch {
+                errors.append(error.message)
+            }
         }
-        do {
-            let database = try Self.loadDatabase(configuration, logger: logger)
-            state.withLock { $0.database = database }
-        } catch {
-            errors.append(error.message)
+        if configuration.databaseRulesFile != nil {
+            do {
+                let database = try Self.loadDatabase(configuration, logger: logger)
+                state.withLock { $0.database = database }
+                databaseRulesChanged()
+            } catch {
+                errors.append(error.message)
+            }
         }
         for error in errors {
             logger.error("rules reload failed; previous rules stay in force", ["error": .string(error)])
         }
         if errors.isEmpty { logger.info("rules reloaded") }
         return errors
+    }
+
+    /// Runs `handler` each time the tree rules change (reload or replacement), so open streams can be re-judged.
+    public func onDatabaseRulesChange(_ handler: @escaping @Sendable () -> Void) {
+        databaseObservers.withLock { $0.append(handler) }
+    }
+
+    private func databaseRulesChanged() {
+        for handler in databaseObservers.withLock({ $0 }) { handler() }
     }
 
     /// Replaces the document rules with `source` (the emulator endpoint).
@@ -83,6 +99,7 @@ public final class RulesEngine: Sendable {
         }
         state.withLock { $0.database = rules }
         logger.info("tree rules replaced")
+        databaseRulesChanged()
     }
 
     /// Reloads on SIGHUP for the life of the process.

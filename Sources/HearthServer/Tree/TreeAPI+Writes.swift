@@ -3,7 +3,8 @@ import HearthHTTP
 import HearthStore
 
 extension TreeAPI {
-    /// PUT, POST, PATCH and DELETE: parsed and checked here, applied by the store's writer, answered once durable.
+    /// PUT, POST, PATCH and DELETE: parsed and checked here, judged by the rules and applied by the store's writer,
+    /// answered once durable.
     func write(_ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?) throws(HearthError) -> HTTPReply {
         if http.bodyTooLarge {
             throw HearthError(
@@ -30,15 +31,21 @@ extension TreeAPI {
             operation = .put(try TreeWriteValue(json: try Self.body(http), at: path))
         case ("PATCH", .data):
             let entries = try Self.patchEntries(try Self.body(http), at: path)
-            if entries.isEmpty { return .response(TreeResponses.json(.object([:]), request.printing)) }
+            if entries.isEmpty {
+                guard try access.canWriteNothing(request.namespace, path, auth) else { throw Self.permissionDenied }
+                return .response(TreeResponses.json(.object([:]), request.printing))
+            }
             operation = .patch(entries)
         default:
             throw HearthError(
                 .unimplemented, "\(request.method) is not supported on a priority; use GET, PUT or DELETE.")
         }
         let conditional = request.method == "PUT" || request.method == "DELETE" ? request.ifMatch : nil
+        // A stale conditional write answers with the current value, so it needs read access as well.
+        if conditional != nil, try !access.canRead(request.namespace, path, auth) { throw Self.permissionDenied }
         let write = TreeWrite(
-            namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth)
+            namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth,
+            judge: access.writeJudge(auth))
         let sendETag = request.wantsETag || conditional != nil
         let name = pushID
         return .deferred { [tree] respond in
@@ -46,6 +53,8 @@ extension TreeAPI {
                 switch result {
                 case .failure(let error):
                     respond(TreeResponses.error(error))
+                case .success(.denied):
+                    respond(TreeResponses.error(Self.permissionDenied))
                 case .success(.preconditionFailed(let current, let etag)):
                     respond(
                         TreeResponses.json(

@@ -15,17 +15,20 @@ struct TreeAPI: API {
     let authenticator: RequestAuthenticator
     let pushIDs: PushIDSource
 
-    /// The tree API on `tree`, with its listener hub. The keep-alive interval is 30 s, as Firebase's, unless
+    /// The tree API on `tree` judged by `rules`' tree rules, with its listener hub, which re-judges open streams
+    /// whenever the rules change. The keep-alive interval is 30 s, as Firebase's, unless
     /// `HEARTH_TREE_KEEPALIVE_SECONDS` says otherwise (tests shorten it to see keep-alives and re-checks).
     static func make(
-        tree: any TreeStore, configuration: ServerConfiguration, authenticator: RequestAuthenticator, logger: Logger
+        tree: any TreeStore, rules: RulesEngine, configuration: ServerConfiguration,
+        authenticator: RequestAuthenticator, logger: Logger
     ) -> TreeAPI {
         let keepAlive = ProcessInfo.processInfo.environment["HEARTH_TREE_KEEPALIVE_SECONDS"].flatMap(Double.init) ?? 30
-        let access = TreeAccess.allowAll
+        let access = TreeAccess(engine: rules, tree: tree)
+        let hub = TreeListenerHub(tree: tree, access: access, keepAlive: max(0.05, keepAlive), logger: logger)
+        rules.onDatabaseRulesChange { [weak hub] in hub?.recheckAccess() }
         return TreeAPI(
-            tree: tree,
-            hub: TreeListenerHub(tree: tree, access: access, keepAlive: max(0.05, keepAlive), logger: logger),
-            access: access, configuration: configuration, authenticator: authenticator, pushIDs: PushIDSource())
+            tree: tree, hub: hub, access: access, configuration: configuration, authenticator: authenticator,
+            pushIDs: PushIDSource())
     }
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
@@ -42,12 +45,27 @@ struct TreeAPI: API {
         }
     }
 
-    /// The caller: the one place a request's identity is worked out and handed to the tree (and, later, its rules).
+    /// The caller: the one place a request's identity is worked out and handed to the tree and its rules.
+    ///
+    /// An administrator may act as someone else with `auth_variable_override` (a JSON object, or `null` for an
+    /// unauthenticated caller), as Firebase's REST API allows and the Admin SDKs' `databaseAuthVariableOverride`
+    /// sends: the request is then judged by the rules with that `auth`.
     private func identity(of request: HTTPRequest) throws(HearthError) -> AuthContext? {
+        let auth: AuthContext?
         do {
-            return try authenticator.authenticate(request)
+            auth = try authenticator.authenticate(request)
         } catch {
             throw HearthError(.unauthenticated, "Could not parse auth token.")
+        }
+        guard auth?.isAdmin == true, let override = request.queryValue("auth_variable_override") else { return auth }
+        switch try? JSONParser.parse(override) {
+        case .null?:
+            return nil
+        case .object(let members)?:
+            return AuthContext(
+                uid: members["uid"]?.stringValue, claims: members["token"]?.objectValue ?? [:], isAdmin: false)
+        default:
+            throw .invalidArgument("auth_variable_override must be a JSON object or null.")
         }
     }
 
@@ -57,10 +75,10 @@ struct TreeAPI: API {
         if request.target == .rules { return try rules(request, http, auth: auth) }
         switch request.method {
         case "GET":
-            guard access.canRead(request.namespace, request.path, auth) else { throw Self.permissionDenied }
+            guard try access.canRead(request.namespace, request.path, auth) else { throw Self.permissionDenied }
             return request.isStream ? try stream(request, http, auth: auth) : .response(try read(request, auth: auth))
         case "PUT", "POST", "PATCH", "DELETE":
-            guard access.canWrite(request.namespace, request.path, auth) else { throw Self.permissionDenied }
+            // Writes are judged by the store, inside their transaction (`TreeAccess.writeJudge`).
             return try write(request, http, auth: auth)
         default:
             throw HearthError(
@@ -68,6 +86,7 @@ struct TreeAPI: API {
         }
     }
 
+    /// Firebase's answer to anything the rules refuse: 401 `{"error":"Permission denied"}`.
     static let permissionDenied = HearthError(.permissionDenied, "Permission denied")
 
     private static func routeName(_ request: TreeRequest) -> String {

@@ -1,15 +1,108 @@
+import Foundation
 import HearthCore
+import HearthRules
+import HearthStore
 
-/// The one place the tree asks whether a caller may read or write a location: checked on every REST request, when
-/// a stream opens, and again for each open stream whenever rules change or on each keep-alive (a stream that may no
-/// longer read gets `cancel`). Rules enforcement is a later issue; until then every caller may do everything, and
-/// the rules engine replaces ``TreeAccess/allowAll`` here.
+/// The one place the tree asks the tree rules (`--database-rules`, `PUT /.settings/rules.json`) whether a caller
+/// may read or write: every REST read, every write (judged inside its transaction, see ``writeJudge(_:)``), every
+/// stream when it opens and again with each change it would receive.
+///
+/// Administrators bypass rules, and so does everyone under the open rules of `--dev` without a rules file, where
+/// judging could only ever allow and would cost reads.
 struct TreeAccess: Sendable {
-    /// Whether `auth` may read `path` in `namespace`.
-    var canRead: @Sendable (_ namespace: String, _ path: TreePath, _ auth: AuthContext?) -> Bool
-    /// Whether `auth` may write `path` in `namespace`.
-    var canWrite: @Sendable (_ namespace: String, _ path: TreePath, _ auth: AuthContext?) -> Bool
+    let engine: RulesEngine
+    let tree: any TreeStore
 
-    /// No rules: everyone may read and write everything.
-    static let allowAll = TreeAccess(canRead: { _, _, _ in true }, canWrite: { _, _, _ in true })
+    /// The rules to judge `auth` by; `nil` when no judging is needed.
+    func rules(for auth: AuthContext?) -> DatabaseRuleset? {
+        if auth?.isAdmin == true { return nil }
+        let rules = engine.databaseRules
+        return rules === DatabaseRuleset.allowAll ? nil : rules
+    }
+
+    /// Whether `auth` may read `path` in `namespace`: some `.read` from the root down to `path` grants.
+    func canRead(_ namespace: String, _ path: TreePath, _ auth: AuthContext?) throws(HearthError) -> Bool {
+        guard let rules = rules(for: auth) else { return true }
+        let data = TreeRulesReader { [tree] path in try tree.read(namespace, at: path, auth: nil).node }
+        let decision = rules.authorizeRead(path: path.segments, auth: auth, data: data, now: Self.nowMillis())
+        try data.rethrow()
+        return decision.isAllowed
+    }
+
+    /// Whether `auth` may write `path` leaving it as it is (an empty PATCH, which changes nothing).
+    func canWriteNothing(_ namespace: String, _ path: TreePath, _ auth: AuthContext?) throws(HearthError) -> Bool {
+        guard let rules = rules(for: auth) else { return true }
+        let data = TreeRulesReader { [tree] path in try tree.read(namespace, at: path, auth: nil).node }
+        let decision = rules.authorizeWrite(
+            path: path.segments, auth: auth, before: data, after: data, now: Self.nowMillis())
+        try data.rethrow()
+        return decision.isAllowed
+    }
+
+    /// The check a write by `auth` carries into the store (``TreeWrite/judge``); `nil` when rules do not apply.
+    /// Every path of a multi-path PATCH is judged against the tree as the whole update leaves it, as Firebase does.
+    func writeJudge(_ auth: AuthContext?) -> (@Sendable (TreeWriteProposal) throws -> Bool)? {
+        guard let rules = rules(for: auth) else { return nil }
+        return { proposal in
+            let before = TreeRulesReader(read: proposal.current)
+            let writes = proposal.updates.map { update in
+                (path: proposal.path.appending(update.path).segments, value: update.node.map(TreeRulesReader.json))
+            }
+            let after = OverlayTreeReader(base: before, writes: writes)
+            let allowed = writes.allSatisfy { write in
+                rules.authorizeWrite(
+                    path: write.path, auth: auth, before: before, after: after, now: proposal.nowMillis
+                ).isAllowed
+            }
+            try before.rethrow()
+            return allowed
+        }
+    }
+
+    /// The rules' `now`: milliseconds since 1970.
+    static func nowMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// `data`, `root` and the base of `newData` for the tree rules: nodes read from the store, as JSON objects, each
+/// location read at most once per judgement (a location inside one already read is taken from it).
+///
+/// A read error cannot surface through ``TreeDataReader``; it is kept, the location reads as empty, and the
+/// caller rethrows it once the rules are done, so an error never turns into a decision.
+final class TreeRulesReader: TreeDataReader {
+    private let read: (TreePath) throws -> TreeNode?
+    private var cache: [[String]: JSONValue?] = [:]
+    private var failure: HearthError?
+
+    init(read: @escaping (TreePath) throws -> TreeNode?) { self.read = read }
+
+    func value(at path: [String]) -> JSONValue? {
+        if let cached = cache[path] { return cached }
+        for length in stride(from: path.count - 1, through: 0, by: -1) {
+            if let ancestor = cache[Array(path.prefix(length))] {
+                return JSONTreeReader(root: ancestor).value(at: Array(path.dropFirst(length)))
+            }
+        }
+        var value: JSONValue?
+        do {
+            value = try read(TreePath(segments: path)).map(Self.json)
+        } catch {
+            failure = failure ?? (error as? HearthError) ?? .internal("Reading tree data for rules failed: \(error)")
+        }
+        cache[path] = .some(value)
+        return value
+    }
+
+    /// Throws the first read error, if any.
+    func rethrow() throws(HearthError) {
+        if let failure { throw failure }
+    }
+
+    /// A node as rules see it: leaves as JSON values, children always as an object (never Firebase's array form, so
+    /// `child('0')` works on list-like nodes).
+    static func json(_ node: TreeNode) -> JSONValue {
+        switch node.content {
+        case .leaf(let leaf): leaf.json
+        case .children(let children): .object(children.mapValues(json))
+        }
+    }
 }

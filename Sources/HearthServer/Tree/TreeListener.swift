@@ -18,6 +18,15 @@ struct TreeListener: Sendable {
     let auth: AuthContext?
     /// Re-checks the caller's credential (expiry, revocation); `nil` when there is none to re-check.
     let credentialStillValid: (@Sendable () -> Bool)?
+    /// When the caller's ID token expires (its `exp` claim, seconds since 1970): no change is delivered after it.
+    var expiresAt: Int64? {
+        guard let auth, !auth.isAdmin else { return nil }
+        switch auth.claims["exp"] {
+        case .integer(let seconds)?: return seconds
+        case .double(let seconds)?: return Int64(seconds)
+        default: return nil
+        }
+    }
     /// Where events go.
     let stream: HTTPEventStream
     /// The last change-log sequence reflected in what was sent; older changes are skipped.

@@ -113,20 +113,34 @@ final class TreeListenerHub: Sendable {
         if removed { listenerCount.subtract(1, ordering: .sequentiallyConsistent) }
     }
 
-    /// Sends each change to the listeners it touches.
+    /// Sends each change to the listeners it touches. Each of them is judged first — its token may have expired, the
+    /// rules may no longer let it read (they can depend on data this very change wrote) — and one that fails gets
+    /// `auth_revoked` or `cancel` instead of the change, and is closed. Judging happens outside the lock: rules can
+    /// read the tree.
     private func deliver(_ changes: [TreeChange]) {
         var closed: [Int] = []
         for change in changes {
-            var frames: [FrameKey: [UInt8]] = [:]
-            let sends = state.withLock { state -> [(HTTPEventStream, [UInt8], Int)] in
+            let touched = state.withLock { state -> [TreeListener] in
                 var ids = Set<Int>()
                 for update in change.updates {
                     ids.formUnion(
                         state.index.listeners(namespace: change.namespace, touching: change.path.appending(update.path))
                     )
                 }
+                return ids.compactMap { state.listeners[$0] }
+            }
+            var refused: Set<Int> = []
+            for listener in touched {
+                guard let event = refusal(of: listener) else { continue }
+                listener.stream.send(event.frame())
+                listener.stream.close()
+                refused.insert(listener.id)
+                closed.append(listener.id)
+            }
+            var frames: [FrameKey: [UInt8]] = [:]
+            let sends = state.withLock { state -> [(HTTPEventStream, [UInt8], Int)] in
                 var sends: [(HTTPEventStream, [UInt8], Int)] = []
-                for id in ids {
+                for id in touched.map(\.id) where !refused.contains(id) {
                     guard var listener = state.listeners[id] else { continue }
                     let event = listener.event(for: change)
                     state.listeners[id] = listener
@@ -146,18 +160,26 @@ final class TreeListenerHub: Sendable {
         for id in closed { remove(id) }
     }
 
-    /// Keep-alives, and the periodic re-check of each stream's access and credential.
+    /// Why `listener` may no longer receive data: `auth_revoked` once its ID token has expired, `cancel` once the
+    /// rules refuse it a read of its location (a failed read of the rules' data counts as a refusal); `nil` while it
+    /// may.
+    private func refusal(of listener: TreeListener) -> TreeEvent? {
+        if let expiry = listener.expiresAt, TreeAccess.nowMillis() >= expiry * 1000 { return .authRevoked }
+        do {
+            return try access.canRead(listener.namespace, listener.location, listener.auth) ? nil : .cancel
+        } catch {
+            logger.log(.error, "tree stream access check failed", ["error": .string(error.message)])
+            return .cancel
+        }
+    }
+
+    /// Keep-alives, and the periodic re-check of each stream's access and credential (revocation, disabled
+    /// accounts).
     private func tick() {
         let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners {
-            let event: TreeEvent
-            if !access.canRead(listener.namespace, listener.location, listener.auth) {
-                event = .cancel
-            } else if let check = listener.credentialStillValid, !check() {
-                event = .authRevoked
-            } else {
-                event = .keepAlive
-            }
+            var event = refusal(of: listener) ?? .keepAlive
+            if event == .keepAlive, let check = listener.credentialStillValid, !check() { event = .authRevoked }
             let sent = listener.stream.send(event.frame())
             if event != .keepAlive { listener.stream.close() }
             if !sent || event != .keepAlive { remove(listener.id) }
@@ -172,12 +194,13 @@ final class TreeListenerHub: Sendable {
 }
 
 extension TreeListenerHub {
-    /// Re-checks every stream's read access now (after rules change); streams that lost it get `cancel`.
+    /// Re-judges every stream now (after the rules changed); streams that may no longer read get `cancel`.
     func recheckAccess() {
         queue.async { [self] in
             let listeners = state.withLock { Array($0.listeners.values) }
-            for listener in listeners where !access.canRead(listener.namespace, listener.location, listener.auth) {
-                listener.stream.send(TreeEvent.cancel.frame())
+            for listener in listeners {
+                guard let event = refusal(of: listener) else { continue }
+                listener.stream.send(event.frame())
                 listener.stream.close()
                 remove(listener.id)
             }

@@ -21,13 +21,6 @@ public protocol TreeStore: Sendable {
 
     /// Change-log entries after a sequence number, oldest first.
     func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange]
-
-    /// The rules text stored for a namespace, if any.
-    func rules(_ namespace: String) throws(HearthError) -> String?
-
-    /// Stores a namespace's rules text.
-    func setRules(
-        _ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void)
 }
 
 /// A node read at one moment.
@@ -77,16 +70,50 @@ public struct TreeWrite: Sendable {
     public var ifMatch: String?
     /// Who writes (for rules); `nil` for an unauthenticated caller.
     public var auth: AuthContext?
+    /// The security-rules check, run inside the write's transaction once server values are resolved: it sees the
+    /// data exactly as the write would change it, so no concurrent write can slip between check and commit. `false`
+    /// refuses the write (``TreeWriteOutcome/denied``) with nothing applied; `nil` means no check.
+    public var judge: (@Sendable (TreeWriteProposal) throws -> Bool)?
 
     /// A write.
     public init(
-        namespace: String, path: TreePath, operation: Operation, ifMatch: String? = nil, auth: AuthContext? = nil
+        namespace: String, path: TreePath, operation: Operation, ifMatch: String? = nil, auth: AuthContext? = nil,
+        judge: (@Sendable (TreeWriteProposal) throws -> Bool)? = nil
     ) {
         self.namespace = namespace
         self.path = path
         self.operation = operation
         self.ifMatch = ifMatch
         self.auth = auth
+        self.judge = judge
+    }
+}
+
+/// A write as the rules judge it, inside its transaction: where it goes, what it would put there (server values
+/// filled in), and a way to read the data as it is before it.
+public struct TreeWriteProposal {
+    /// The namespace.
+    public var namespace: String
+    /// The location written.
+    public var path: TreePath
+    /// The nodes the write puts at paths relative to ``path`` (`nil` deletes); one at `/` for PUT, POST, DELETE and
+    /// priority writes, one per key for a multi-path PATCH.
+    public var updates: [TreeChange.Update]
+    /// The commit time in milliseconds since 1970: the rules' `now`, equal to what `{".sv":"timestamp"}` wrote.
+    public var nowMillis: Int64
+    /// The node at an absolute path as it is before the write, read in the write's transaction.
+    public var current: (TreePath) throws -> TreeNode?
+
+    /// A proposal.
+    public init(
+        namespace: String, path: TreePath, updates: [TreeChange.Update], nowMillis: Int64,
+        current: @escaping (TreePath) throws -> TreeNode?
+    ) {
+        self.namespace = namespace
+        self.path = path
+        self.updates = updates
+        self.nowMillis = nowMillis
+        self.current = current
     }
 }
 
@@ -96,4 +123,6 @@ public enum TreeWriteOutcome: Sendable, Equatable {
     case committed(TreeChange)
     /// `if-match` did not match: nothing was written; the location's current node and ETag.
     case preconditionFailed(current: TreeNode?, etag: String)
+    /// The write's ``TreeWrite/judge`` refused it: nothing was written.
+    case denied
 }

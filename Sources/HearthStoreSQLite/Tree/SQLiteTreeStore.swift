@@ -40,29 +40,6 @@ public final class SQLiteTreeStore: TreeStore {
         try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
     }
 
-    /// The rules text stored for a namespace.
-    public func rules(_ namespace: String) throws(HearthError) -> String? {
-        try store.withReader { db in
-            try db.fetchOne("SELECT rules FROM tree_rules WHERE namespace = \(namespace)")?.string(0)
-        }
-    }
-
-    /// Stores a namespace's rules text through the writer.
-    public func setRules(
-        _ namespace: String, _ text: String, completion: @escaping @Sendable (Result<Void, HearthError>) -> Void
-    ) {
-        store.submitAtomic(
-            { db, commitTime in
-                try db.execute(
-                    """
-                    INSERT INTO tree_rules(namespace, rules, update_time) VALUES (\(namespace), \(text), \(commitTime.microseconds))
-                    ON CONFLICT(namespace) DO UPDATE SET rules = excluded.rules, update_time = excluded.update_time
-                    """)
-                return CommitWriter.AtomicOutcome(value: true, afterCommit: nil)
-            },
-            completion: { result in completion(result.map { _ in () }.mapError(Self.storageError)) })
-    }
-
     /// Applies a write as an atomic job of the group commit; see `apply(_:commitTime:in:)`.
     public func write(
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
@@ -80,19 +57,12 @@ public final class SQLiteTreeStore: TreeStore {
             })
     }
 
-    /// The write's body on the writer connection: check `if-match`, fill in server values against the data as it is
-    /// now, replace the touched ranges, log the change, and publish it after `COMMIT`.
+    /// The write's body on the writer connection: fill in server values against the data as it is now, let the
+    /// rules judge the result, check `if-match`, replace the touched ranges, log the change, and publish it after
+    /// `COMMIT`. Rules come before `if-match` so a caller the rules refuse learns nothing from a 412.
     private func apply(
         _ write: TreeWrite, commitTime: Int64, in db: SQLiteConnection
     ) throws -> CommitWriter.AtomicOutcome {
-        if let expected = write.ifMatch {
-            let current = try TreeRows.node(write.namespace, write.path, in: db)
-            let etag = TreeETag.of(current)
-            if etag != expected {
-                return CommitWriter.AtomicOutcome(
-                    value: TreeWriteOutcome.preconditionFailed(current: current, etag: etag), afterCommit: nil)
-            }
-        }
         let nowMillis = commitTime / 1000
         let kind: TreeChange.Kind
         var updates: [TreeChange.Update] = []
@@ -115,6 +85,23 @@ public final class SQLiteTreeStore: TreeStore {
             var node = try TreeRows.node(write.namespace, write.path, in: db)
             node?.priority = priority
             updates = [TreeChange.Update(path: .root, node: node)]
+        }
+        if let judge = write.judge {
+            let namespace = write.namespace
+            let proposal = TreeWriteProposal(
+                namespace: namespace, path: write.path, updates: updates, nowMillis: nowMillis,
+                current: { path in try TreeRows.node(namespace, path, in: db) })
+            guard try judge(proposal) else {
+                return CommitWriter.AtomicOutcome(value: TreeWriteOutcome.denied, afterCommit: nil)
+            }
+        }
+        if let expected = write.ifMatch {
+            let current = try TreeRows.node(write.namespace, write.path, in: db)
+            let etag = TreeETag.of(current)
+            if etag != expected {
+                return CommitWriter.AtomicOutcome(
+                    value: TreeWriteOutcome.preconditionFailed(current: current, etag: etag), afterCommit: nil)
+            }
         }
         for update in updates {
             try TreeRows.put(update.node, write.namespace, at: write.path.appending(update.path), in: db)
