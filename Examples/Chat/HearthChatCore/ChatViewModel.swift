@@ -188,7 +188,8 @@ public final class ChatViewModel {
         let handle = reference.observe(.value) { snapshot in continuation.yield(ChatPost.list(from: snapshot)) }
         let task = Task { [weak self] in
             for await list in snapshots {
-                guard let self else { return }
+                // A list that arrives after sign-out belongs to the closed session.
+                guard let self, !Task.isCancelled else { return }
                 self.posts = list
                 self.postsLoaded = true
             }
