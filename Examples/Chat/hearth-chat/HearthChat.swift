@@ -35,9 +35,12 @@ struct HearthChat {
             FileHandle.standardError.write(Data("hearth-chat: --server must be an http(s) URL\n".utf8))
             exit(2)
         }
+        // A named app: its saved session (auth-hearth-chat.<project>.json) is not shared with other Hearth apps
+        // that keep theirs in the same default directory.
         HearthApp.configure(
+            name: "hearth-chat",
             options: HearthOptions(serverURL: url, projectID: project, apiKey: "hearth-chat", storageDirectory: state))
-        guard let app = HearthApp.app() else { exit(1) }
+        guard let app = HearthApp.app(name: "hearth-chat") else { exit(1) }
         await ChatTerminal(model: ChatViewModel(app: app), server: server).run()
     }
 }
