@@ -44,6 +44,20 @@ extension SQLiteConnection {
         }
     }
 
+    /// As `prepare(_:)`, for SQL fixed at compile time: the statement is found by the text's address, which is
+    /// stable for the life of the process, instead of by hashing the text. The write path runs several statements
+    /// per document, and hashing their text cost more than binding their values.
+    public func prepare(static sql: StaticString) throws(SQLiteError) -> SQLiteStatement {
+        let key = UInt(bitPattern: sql.utf8Start)
+        if let statement = staticCache[key] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql.description)
+        staticCache[key] = statement
+        return statement
+    }
+
     /// Returns the cached statement for the query's SQL with its bindings already bound, ready for `step()`.
     /// (`run` and `rows` take their own bindings and would replace these.)
     public func prepare(_ query: SQLQuery) throws(SQLiteError) -> SQLiteStatement {

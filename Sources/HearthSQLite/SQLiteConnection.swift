@@ -11,6 +11,8 @@ public final class SQLiteConnection: @unchecked Sendable {
     var db: OpaquePointer?
     /// Prepared statements by SQL text.
     var cache: [String: SQLiteStatement] = [:]
+    /// Prepared statements of compile-time SQL texts, by the text's address (see `prepare(static:)`).
+    var staticCache: [UInt: SQLiteStatement] = [:]
     /// The path the connection was opened with.
     public let path: String
     /// The options the connection was opened with.
@@ -21,6 +23,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     public init(path: String, options: Options = .init()) throws(SQLiteError) {
         self.path = path
         self.options = options
+        _ = Self.libraryConfigured
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if options.readOnly {
             flags |= SQLITE_OPEN_READONLY
@@ -47,6 +50,11 @@ public final class SQLiteConnection: @unchecked Sendable {
     deinit {
         close()
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection opens.
+    private static let libraryConfigured: Bool = {
+        hearth_sqlite_disable_memory_statistics() == SQLITE_OK
+    }()
 
     private func configure() throws(SQLiteError) {
         let (seconds, attoseconds) = options.busyTimeout.components
@@ -76,7 +84,9 @@ public final class SQLiteConnection: @unchecked Sendable {
     public func close() {
         guard let db else { return }
         for statement in cache.values { statement.finalize() }
+        for statement in staticCache.values { statement.finalize() }
         cache.removeAll()
+        staticCache.removeAll()
         sqlite3_close_v2(db)
         self.db = nil
     }

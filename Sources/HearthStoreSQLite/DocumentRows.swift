@@ -1,12 +1,12 @@
 import HearthCore
-import HearthStore
 import HearthSQLite
+import HearthStore
 
 /// Reading and writing rows of the `documents` and `index_entries` tables.
 enum DocumentRows {
     static func fetch(_ path: ResourcePath, in db: SQLiteConnection) throws -> StoredDocument? {
         let statement = try db.prepare(
-            "SELECT fields, create_time, update_time FROM documents WHERE collection = ? AND id = ?")
+            static: "SELECT fields, create_time, update_time FROM documents WHERE collection = ? AND id = ?")
         defer { statement.reset() }
         statement.bind(.text(path.parent.description), at: 1)
         statement.bind(.text(path.lastSegment), at: 2)
@@ -18,7 +18,9 @@ enum DocumentRows {
     }
 
     /// Writes a document's row and brings its index entries from `oldFields` to `newFields`.
-    static func store(_ document: DocumentSnapshot, fieldsJSON: [UInt8], oldFields: [String: Value]?, in db: SQLiteConnection) throws {
+    static func store(
+        _ document: DocumentSnapshot, fieldsJSON: [UInt8], oldFields: [String: Value]?, in db: SQLiteConnection
+    ) throws {
         let collection = document.path.parent.description
         let id = document.path.lastSegment
         try run(
@@ -53,17 +55,24 @@ enum DocumentRows {
 
     /// Deletes the entries only the old version had and inserts those only the new one has, so an update
     /// touching one field rewrites one entry.
-    private static func updateIndexEntries(collection: String, id: String, old: [IndexEntry], new: [IndexEntry], in db: SQLiteConnection) throws {
+    private static func updateIndexEntries(
+        collection: String, id: String, old: [IndexEntry], new: [IndexEntry], in db: SQLiteConnection
+    ) throws {
         // A new document (the common write) has nothing to compare against; its entries are already distinct.
-        let (removed, added) = old.isEmpty ? ([], new) : (Array(Set(old).subtracting(new)), Array(Set(new).subtracting(old)))
+        let (removed, added) =
+            old.isEmpty ? ([], new) : (Array(Set(old).subtracting(new)), Array(Set(new).subtracting(old)))
         for entry in removed {
-            try run("DELETE FROM index_entries WHERE collection = ? AND field = ? AND kind = ? AND key = ? AND id = ?", in: db) {
+            try run(
+                "DELETE FROM index_entries WHERE collection = ? AND field = ? AND kind = ? AND key = ? AND id = ?",
+                in: db
+            ) {
                 statement in
                 bind(entry, collection: collection, id: id, to: statement)
             }
         }
         for entry in added {
-            try run("INSERT INTO index_entries(collection, field, kind, key, id) VALUES (?, ?, ?, ?, ?)", in: db) { statement in
+            try run("INSERT INTO index_entries(collection, field, kind, key, id) VALUES (?, ?, ?, ?, ?)", in: db) {
+                statement in
                 bind(entry, collection: collection, id: id, to: statement)
             }
         }
@@ -78,8 +87,8 @@ enum DocumentRows {
     }
 
     /// Runs a cached statement with typed bindings: the write path builds no SQL text per row.
-    static func run(_ sql: String, in db: SQLiteConnection, _ bind: (SQLiteStatement) -> Void) throws {
-        let statement = try db.prepare(sql)
+    static func run(_ sql: StaticString, in db: SQLiteConnection, _ bind: (SQLiteStatement) -> Void) throws {
+        let statement = try db.prepare(static: sql)
         defer { statement.reset() }
         bind(statement)
         while try statement.step() {}

@@ -1,7 +1,7 @@
 public import Foundation
 public import HearthCore
-public import HearthStore
 internal import HearthSQLite
+public import HearthStore
 import Synchronization
 
 /// The embedded storage engine: one SQLite database in WAL mode, one writer thread that groups concurrent
@@ -67,7 +67,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             try FileManager.default.createDirectory(
                 atPath: configuration.directory, withIntermediateDirectories: true)
         } catch {
-            throw .internal("Cannot create the data directory \(configuration.directory): \(error.localizedDescription)")
+            throw .internal(
+                "Cannot create the data directory \(configuration.directory): \(error.localizedDescription)")
         }
         databasePath = (configuration.directory as NSString).appendingPathComponent(Self.fileName)
         let toBuild: [Int64]
@@ -84,7 +85,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             readOptions.create = false
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
             toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
-            writer = CommitWriter(connection: connection, configuration: configuration, catalog: catalog, feed: changeFeed)
+            writer = CommitWriter(
+                connection: connection, configuration: configuration, catalog: catalog, feed: changeFeed)
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
@@ -116,11 +118,14 @@ public final class SQLiteDocumentStore: DocumentStore {
         writer.submit(.commit(writes, database, reads, completion))
     }
 
-    public func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?] {
+    public func documents(
+        at paths: [ResourcePath], transaction: TransactionID?
+    ) throws(HearthError) -> [StoredDocument?] {
         let documents = try read(in: transaction) { db in
             let fetch = { try paths.map { try DocumentRows.fetch($0, in: db) } }
-            // A read-only transaction's snapshot connection is already inside its read transaction.
-            return db.isInTransaction ? try fetch() : try db.transaction(.deferred, fetch)
+            // A read-only transaction's snapshot connection is already inside its read transaction, and one
+            // statement reads one snapshot by itself: only several reads need BEGIN and COMMIT around them.
+            return db.isInTransaction || paths.count == 1 ? try fetch() : try db.transaction(.deferred, fetch)
         }
         if let transaction { transactions.record(transaction, documents: Array(zip(paths, documents))) }
         return documents
@@ -132,7 +137,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         return results
     }
 
-    public func runAggregation(_ query: AggregationQuery, transaction: TransactionID?) throws(HearthError) -> AggregationResults {
+    public func runAggregation(
+        _ query: AggregationQuery, transaction: TransactionID?
+    ) throws(HearthError) -> AggregationResults {
         if let transaction, !transactions.isReadOnly(transaction) {
             // A read-write transaction must see the same documents at commit; record them as a query.
             _ = try runQuery(query.query, transaction: transaction)
@@ -226,7 +233,9 @@ public final class SQLiteDocumentStore: DocumentStore {
     deinit { close() }
 
     /// Runs a read on a pooled connection, or on a read-only transaction's snapshot.
-    private func read<T>(in transaction: TransactionID?, _ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
+    private func read<T>(
+        in transaction: TransactionID?, _ body: (SQLiteConnection) throws -> T
+    ) throws(HearthError) -> T {
         let snapshot = try transaction.flatMap { id throws(HearthError) in try transactions.snapshot(id) }
         do {
             if let snapshot { return try snapshot.connection.withLock { try body($0) } }
@@ -245,7 +254,8 @@ public final class SQLiteDocumentStore: DocumentStore {
     private static func readFailure(_ error: any Error) -> HearthError {
         switch error {
         case let error as HearthError: return error
-        case let error as SQLiteError where error.isBusy: return HearthError(.unavailable, "The database is busy; retry.")
+        case let error as SQLiteError where error.isBusy:
+            return HearthError(.unavailable, "The database is busy; retry.")
         default: return .internal("Read failed: \(error)")
         }
     }

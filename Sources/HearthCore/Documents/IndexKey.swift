@@ -104,9 +104,18 @@ public enum IndexKey {
 
     /// Bytes with 0x00 escaped as 0x00 0xFF and a 0x00 0x01 terminator, so a prefix sorts before its extensions.
     static func appendEscaped(_ source: some Sequence<UInt8>, to bytes: inout [UInt8]) {
-        for byte in source {
-            bytes.append(byte)
-            if byte == 0 { bytes.append(0xFF) }
+        // Callers in other modules get this unspecialized, where a byte-by-byte loop pays a witness call per byte;
+        // a string's contiguous UTF-8 without a NUL (nearly every ID and field name) is copied in one go.
+        let copied: Bool? = source.withContiguousStorageIfAvailable { buffer in
+            guard !buffer.contains(0) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if copied != true {
+            for byte in source {
+                bytes.append(byte)
+                if byte == 0 { bytes.append(0xFF) }
+            }
         }
         bytes.append(0x00)
         bytes.append(0x01)

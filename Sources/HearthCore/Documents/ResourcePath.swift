@@ -114,6 +114,21 @@ public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
         path.segments.isEmpty ? documentsRoot : documentsRoot + "/" + path.description
     }
 
+    /// Appends `name(of:)` as a quoted JSON string without building it first: responses name every document.
+    public func appendJSONName(of path: ResourcePath, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(contentsOf: "projects/".utf8)
+        JSONWriter.appendStringContents(project, into: &buffer)
+        buffer.append(contentsOf: "/databases/".utf8)
+        JSONWriter.appendStringContents(database, into: &buffer)
+        buffer.append(contentsOf: "/documents".utf8)
+        for segment in path.segments {
+            buffer.append(UInt8(ascii: "/"))
+            JSONWriter.appendStringContents(segment, into: &buffer)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
     /// Parses a full name (`projects/p/databases/(default)/documents/users/alice`) into a path below this database.
     /// - Throws: `INVALID_ARGUMENT` when the name belongs to another database or is malformed.
     public func path(fromName name: String) throws(HearthError) -> ResourcePath {

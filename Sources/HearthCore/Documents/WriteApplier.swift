@@ -17,7 +17,8 @@ public enum WriteApplier {
     public static func validate(_ write: Write) throws(HearthError) {
         guard write.path.isDocument else {
             throw .invalidArgument(
-                "\"\(write.path)\" is not a document path: a document path has an even number of segments (collection/document).")
+                "\"\(write.path)\" is not a document path: a document path has an even number of segments (collection/document)."
+            )
         }
         if case .delete = write.operation, !write.transforms.isEmpty {
             throw .invalidArgument("A delete cannot carry field transforms.")
@@ -26,7 +27,8 @@ public enum WriteApplier {
         for (index, path) in paths.enumerated() {
             for other in paths[(index + 1)...] where path.isPrefix(of: other) || other.isPrefix(of: path) {
                 throw .invalidArgument(
-                    "Field transforms on \"\(path)\" and \"\(other)\" overlap; each field may be transformed once per write.")
+                    "Field transforms on \"\(path)\" and \"\(other)\" overlap; each field may be transformed once per write."
+                )
             }
         }
         for transform in write.transforms {
@@ -34,12 +36,14 @@ public enum WriteApplier {
             case .increment(let operand), .maximum(let operand), .minimum(let operand):
                 guard operand.isNumber else {
                     throw .invalidArgument(
-                        "The operand of the transform on \"\(transform.fieldPath)\" must be an integerValue or a doubleValue.")
+                        "The operand of the transform on \"\(transform.fieldPath)\" must be an integerValue or a doubleValue."
+                    )
                 }
             case .appendMissingElements(let elements), .removeAllFromArray(let elements):
                 if elements.contains(where: { $0.arrayElements != nil }) {
                     throw .invalidArgument(
-                        "The array transform on \"\(transform.fieldPath)\" has an array element; arrays cannot contain arrays.")
+                        "The array transform on \"\(transform.fieldPath)\" has an array element; arrays cannot contain arrays."
+                    )
                 }
             case .serverTimestamp:
                 break
@@ -54,6 +58,7 @@ public enum WriteApplier {
     public static func apply(
         _ write: Write, to current: DocumentSnapshot?, commitTime: Timestamp, database: DatabaseName? = nil
     ) throws(HearthError) -> Outcome {
+        // The name is only for error messages (an autoclosure): building it for every write showed in profiles.
         try check(write.precondition, on: current, name: database?.name(of: write.path) ?? write.path.description)
         var fields: [String: Value]
         switch write.operation {
@@ -76,7 +81,8 @@ public enum WriteApplier {
         var results: [Value] = []
         results.reserveCapacity(write.transforms.count)
         for transform in write.transforms {
-            let (stored, result) = transformed(fields.value(at: transform.fieldPath), by: transform.kind, commitTime: commitTime)
+            let (stored, result) = transformed(
+                fields.value(at: transform.fieldPath), by: transform.kind, commitTime: commitTime)
             fields.setValue(stored, at: transform.fieldPath)
             results.append(result)
         }
@@ -89,21 +95,24 @@ public enum WriteApplier {
         return Outcome(document: document, transformResults: results, changed: changed)
     }
 
-    private static func check(_ precondition: Precondition?, on current: DocumentSnapshot?, name: String)
+    private static func check(
+        _ precondition: Precondition?, on current: DocumentSnapshot?, name: @autoclosure () -> String
+    )
         throws(HearthError)
     {
         switch precondition {
         case nil:
             return
         case .exists(true)?:
-            if current == nil { throw .notFound("No document to update: \(name)") }
+            if current == nil { throw .notFound("No document to update: \(name())") }
         case .exists(false)?:
-            if current != nil { throw .alreadyExists("Document already exists: \(name)") }
+            if current != nil { throw .alreadyExists("Document already exists: \(name())") }
         case .updateTime(let time)?:
-            guard let current else { throw .notFound("No document to update: \(name)") }
+            guard let current else { throw .notFound("No document to update: \(name())") }
             if current.updateTime != time {
                 throw .failedPrecondition(
-                    "The document \(name) was last updated at \(current.updateTime), not at the precondition's \(time).")
+                    "The document \(name()) was last updated at \(current.updateTime), not at the precondition's \(time)."
+                )
             }
         }
     }

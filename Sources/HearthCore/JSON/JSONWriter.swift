@@ -27,6 +27,13 @@ public struct JSONWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
+    /// Appends `s` escaped as in ``appendString(_:into:)`` but without quotes, so a caller can write one JSON string
+    /// from several pieces without joining them first.
+    public static func appendStringContents(_ s: String, into buffer: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { utf8 in appendEscaped(utf8, into: &buffer) }
+    }
+
     /// Appends `i` in decimal, without allocating.
     public static func appendInteger(_ i: Int64, into buffer: inout [UInt8]) {
         if i < 0 { buffer.append(UInt8(ascii: "-")) }

@@ -38,9 +38,22 @@ struct AccountsAPI: API {
     }
 
     /// `/v1/projects/{p}/accounts…` (but not `/v1/projects/{p}/databases/…`, which is the documents API's).
+    /// Every documents request passes through here first, so it compares bytes and allocates nothing.
     static func isProjectAccountsPath(_ path: Substring) -> Bool {
-        let parts = path.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false)
-        return parts.count >= 5 && parts[1] == "v1" && parts[2] == "projects" && parts[4].hasPrefix("accounts")
+        var path = path
+        return path.withUTF8 { bytes in
+            guard starts(bytes, at: 0, with: "/v1/projects/"),
+                let slash = bytes[13...].firstIndex(of: UInt8(ascii: "/"))
+            else { return false }
+            return starts(bytes, at: slash + 1, with: "accounts")
+        }
+    }
+
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, with prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - offset >= count else { return false }
+        for k in 0..<count where bytes[offset + k] != prefix.utf8Start[k] { return false }
+        return true
     }
 
     /// Routes `/v1/accounts:{verb}`, `/v1/projects/{p}/accounts` and `/v1/projects/{p}/accounts:{verb}`.

@@ -4,9 +4,11 @@ import HearthStore
 /// Encodes stored documents as Firestore REST `Document` JSON without decoding their fields when no mask
 /// applies: the stored `fields` JSON is spliced in as is.
 enum DocumentJSON {
-    static func append(_ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?, to buffer: inout [UInt8]) throws(HearthError) {
+    static func append(
+        _ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?, to buffer: inout [UInt8]
+    ) throws(HearthError) {
         buffer.append(contentsOf: #"{"name":"#.utf8)
-        JSONWriter.appendString(database.name(of: document.path), into: &buffer)
+        database.appendJSONName(of: document.path, to: &buffer)
         if let mask {
             let fields = try document.fields()
             var projected: [String: Value] = [:]
@@ -28,7 +30,9 @@ enum DocumentJSON {
         buffer.append(contentsOf: #""}"#.utf8)
     }
 
-    static func encode(_ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?) throws(HearthError) -> [UInt8] {
+    static func encode(
+        _ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?
+    ) throws(HearthError) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(document.fieldsJSON.count + 160)
         try append(document, database: database, mask: mask, to: &buffer)

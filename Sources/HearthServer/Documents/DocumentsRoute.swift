@@ -13,23 +13,42 @@ struct DocumentsRoute: Sendable, Equatable {
     var verb: String?
 
     /// Parses the URL path; `nil` when it is not a documents URL at all.
+    ///
+    /// Every request to the server is offered here, so the path is read as bytes: `/` and `:` are ASCII and never
+    /// part of a multi-byte character, and only the pieces kept become strings.
     /// - Throws: `INVALID_ARGUMENT` for a documents URL with an invalid resource path.
     static func parse(_ urlPath: String) throws(HearthError) -> DocumentsRoute? {
-        guard urlPath.hasPrefix("/v1/projects/") else { return nil }
-        var parts = urlPath.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 5, parts[0] == "projects", parts[2] == "databases" else { return nil }
+        var text = urlPath
+        let result = text.withUTF8 { bytes in Result { () throws(HearthError) in try parse(utf8: bytes) } }
+        return try result.get()
+    }
+
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(HearthError) -> DocumentsRoute? {
+        guard bytes.starts(with: "/v1/projects/".utf8) else { return nil }
+        // The pieces between slashes after `/v1/`: projects, {p}, databases, {d}, documents, then the path.
+        var parts: [Range<Int>] = []
+        parts.reserveCapacity(8)
+        var start = 4
+        for index in 4..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<bytes.count)
+        func piece(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+        func string(_ range: Range<Int>) -> String { String(decoding: piece(range), as: UTF8.self) }
+        guard parts.count >= 5, piece(parts[2]).elementsEqual("databases".utf8) else { return nil }
         var verb: String?
-        if let colon = parts[parts.count - 1].lastIndex(of: ":") {
-            let candidate = String(parts[parts.count - 1][parts[parts.count - 1].index(after: colon)...])
+        let last = parts[parts.count - 1]
+        if let colon = piece(last).lastIndex(of: UInt8(ascii: ":")) {
+            let candidate = string((last.lowerBound + colon + 1)..<last.upperBound)
             if verbs.contains(candidate) {
                 verb = candidate
-                parts[parts.count - 1] = String(parts[parts.count - 1][..<colon])
+                parts[parts.count - 1] = last.lowerBound..<(last.lowerBound + colon)
             }
         }
-        guard parts[4] == "documents", !parts[1].isEmpty, !parts[3].isEmpty else { return nil }
-        let database = DatabaseName(project: parts[1], database: parts[3])
-        let segments = Array(parts.dropFirst(5))
-        let path = try ResourcePath(validatingSegments: segments)
+        guard piece(parts[4]).elementsEqual("documents".utf8), !parts[1].isEmpty, !parts[3].isEmpty else { return nil }
+        let database = DatabaseName(project: string(parts[1]), database: string(parts[3]))
+        let path = try ResourcePath(validatingSegments: parts[5...].map(string))
         return DocumentsRoute(database: database, path: path, verb: verb)
     }
 }

@@ -8,8 +8,9 @@ enum RequestParameters {
         "key", "alt", "$alt", "prettyPrint", "$prettyPrint", "$.xgafv", "access_token", "quotaUser", "fields",
     ]
 
-    /// Rejects query parameters the method does not define, as Google's APIs do.
-    static func check(_ request: HTTPRequest, allowed: Set<String>) throws(HearthError) {
+    /// Rejects query parameters the method does not define, as Google's APIs do. `allowed` is a short list
+    /// (an array literal costs no hashing, and most requests carry no query at all).
+    static func check(_ request: HTTPRequest, allowed: [String]) throws(HearthError) {
         for item in request.query where !allowed.contains(item.name) && !common.contains(item.name) {
             throw .invalidArgument(
                 "Invalid JSON payload received. Unknown name \"\(item.name.prefix(64))\": Cannot bind query parameter. Field '\(item.name.prefix(64))' could not be found in request message."

@@ -15,6 +15,12 @@ public final class Metrics: Sendable {
         var counts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
         var count = 0
         var sum = 0.0
+
+        mutating func record(bucket: Int?, seconds: Double) {
+            if let bucket { counts[bucket] += 1 }
+            count += 1
+            sum += seconds
+        }
     }
 
     private struct State {
@@ -32,11 +38,8 @@ public final class Metrics: Sendable {
         let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
         state.withLock { state in
             state.requests[RouteKey(route: route, status: status), default: 0] += 1
-            var histogram = state.latencies[route] ?? Histogram()
-            if let bucket { histogram.counts[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latencies[route] = histogram
+            // Mutated in place: a copy taken out of the dictionary would copy its bucket array on every request.
+            state.latencies[route, default: Histogram()].record(bucket: bucket, seconds: seconds)
         }
     }
 
@@ -61,7 +64,8 @@ public final class Metrics: Sendable {
         text += "# HELP hearth_http_requests_total HTTP requests answered, by route and status.\n"
         text += "# TYPE hearth_http_requests_total counter\n"
         for key in snapshot.requests.keys.sorted(by: { ($0.route, $0.status) < ($1.route, $1.status) }) {
-            text += "hearth_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(snapshot.requests[key]!)\n"
+            text +=
+                "hearth_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(snapshot.requests[key]!)\n"
         }
         text += "# HELP hearth_http_request_duration_seconds Time from request to response, by route.\n"
         text += "# TYPE hearth_http_request_duration_seconds histogram\n"
@@ -70,7 +74,8 @@ public final class Metrics: Sendable {
             var cumulative = 0
             for (index, bound) in Self.latencyBuckets.enumerated() {
                 cumulative += histogram.counts[index]
-                text += "hearth_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+                text +=
+                    "hearth_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
             }
             text += "hearth_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
             text += "hearth_http_request_duration_seconds_sum{route=\"\(route)\"} \(histogram.sum)\n"
@@ -83,7 +88,9 @@ public final class Metrics: Sendable {
         gauge("hearth_commits_total", "Commits acknowledged.", "counter", samples.commits)
         gauge("hearth_writes_total", "Document writes acknowledged.", "counter", samples.writes)
         gauge("hearth_commits_failed_total", "Commits that failed.", "counter", samples.failedCommits)
-        gauge("hearth_database_bytes", "Bytes of the database on disk, with its write-ahead log.", "gauge", samples.databaseBytes)
+        gauge(
+            "hearth_database_bytes", "Bytes of the database on disk, with its write-ahead log.", "gauge",
+            samples.databaseBytes)
         return text
     }
 }
