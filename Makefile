@@ -1,7 +1,9 @@
 # Hearth — developer entry points (GNU make).
 #
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
-#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, CLI contract
+#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, CLI contract,
+#                 then `make fuzz` (Linux)
+#   make fuzz     libFuzzer on the rules parsers and evaluator for FUZZ_SECONDS (60) — docs/rules.md
 #   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
@@ -12,13 +14,16 @@ PYTHON ?= python3
 VENV := .venv
 # Extra arguments for hearth-bench, e.g. `make bench BENCH_ARGS="--duration 5"`.
 BENCH_ARGS ?=
+# How long `make fuzz` (and so `make test`) runs the rules fuzzer.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := .build-fuzz
 # Extra arguments for the live-listener figures, e.g. `make bench LISTEN_BENCH_ARGS="--listeners 2000"`.
 LISTEN_BENCH_ARGS ?=
 WERROR := -Xswiftc -warnings-as-errors
 FORMAT_DIRS := $(wildcard Sources Tests Benchmarks Examples)
 CONTRACT := ../shared/contract/cli-contract.sh
 
-.PHONY: help run test bench format lint deps-run deps-test deps-bench venv release release-bench clean
+.PHONY: help run test fuzz bench format lint deps-run deps-test deps-bench venv release release-bench clean
 
 help:
 	@sed -n '3,6p' Makefile | sed 's/^# *//'
@@ -64,6 +69,18 @@ test: deps-test venv
 	else \
 		echo "skipping the CLI contract check: $(CONTRACT) not found"; \
 	fi
+	@if [ "$$(uname)" = Linux ]; then $(MAKE) --no-print-directory fuzz; else echo "skipping the fuzzer: libFuzzer builds need Linux"; fi
+
+# The rules fuzzer under libFuzzer (Linux: -sanitize=fuzzer; lld from the Swift toolchain, gold crashes on libFuzzer's
+# objects), in its own scratch path since the sanitizer changes every object. It starts from Fuzz/corpus plus what
+# earlier runs found, and fails on a crash, a leak, an input slower than 5 s or 2 GB of memory; the input is saved
+# under $(FUZZ_BUILD)/ and replays with the normal build's `hearth-rules-fuzz FILE`.
+fuzz:
+	$(SWIFT) build --scratch-path $(FUZZ_BUILD) --product hearth-rules-fuzz \
+		-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	@mkdir -p $(FUZZ_BUILD)/corpus && cp Fuzz/corpus/* $(FUZZ_BUILD)/corpus/
+	$(FUZZ_BUILD)/debug/hearth-rules-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus
 
 bench: deps-bench release-bench
 	@mkdir -p Benchmarks/out
@@ -78,4 +95,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_DIRS)
 
 clean:
-	rm -rf .build Benchmarks/out
+	rm -rf .build $(FUZZ_BUILD) Benchmarks/out

@@ -1,7 +1,7 @@
 import Foundation
 import HearthCore
-import HearthStore
 import HearthSQLite
+import HearthStore
 import Synchronization
 
 /// The single writer: a thread that owns the write connection and folds every commit waiting at the moment
@@ -9,7 +9,8 @@ import Synchronization
 /// commit's failed precondition rolls back that commit alone; the acknowledgements go out after `COMMIT`.
 final class CommitWriter: Sendable {
     enum Job: Sendable {
-        case commit([Write], DatabaseName, TransactionRegistry.ReadSet?, @Sendable (Result<CommitResult, HearthError>) -> Void)
+        case commit(
+            [Write], DatabaseName, TransactionRegistry.ReadSet?, @Sendable (Result<CommitResult, HearthError>) -> Void)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
@@ -25,6 +26,9 @@ final class CommitWriter: Sendable {
     struct AtomicOutcome: Sendable {
         var value: any Sendable
         var afterCommit: (@Sendable () -> Void)?
+        /// The writes it applied, for the commit counters (`/metrics`): a job that wrote counts as one commit of
+        /// this many writes; one that wrote nothing (refused, stale) counts as neither commit nor failure.
+        var writes = 0
     }
 
     private struct State {
@@ -124,6 +128,7 @@ final class CommitWriter: Sendable {
         var afterCommit: [@Sendable () -> Void] = []
         var committed = 0
         var writes = 0
+        var failedJobs = 0
         pendingRecords.withLock { $0.removeAll(keepingCapacity: true) }
         do {
             try connection.transaction(.immediate) {
@@ -137,6 +142,7 @@ final class CommitWriter: Sendable {
                             committed += 1
                             writes += batch.count
                         } else {
+                            failedJobs += 1
                             failed = true
                         }
                         acknowledgements.append { completion(result) }
@@ -155,7 +161,16 @@ final class CommitWriter: Sendable {
                         let result = Result<AtomicOutcome, any Error> {
                             try connection.savepoint("atomic") { try body(connection, commitTime) }
                         }
-                        if case .success(let outcome) = result, let hook = outcome.afterCommit { afterCommit.append(hook) }
+                        switch result {
+                        case .success(let outcome):
+                            if let hook = outcome.afterCommit { afterCommit.append(hook) }
+                            if outcome.writes > 0 {
+                                committed += 1
+                                writes += outcome.writes
+                            }
+                        case .failure:
+                            failedJobs += 1
+                        }
                         acknowledgements.append { completion(result) }
                     }
                     // A failed job's savepoint rolled its rows back; its records must not be published either.
@@ -163,7 +178,8 @@ final class CommitWriter: Sendable {
                 }
             }
         } catch {
-            let failure = HearthError(.unavailable, "The database could not commit: \(error). No write of this request was applied.")
+            let failure = HearthError(
+                .unavailable, "The database could not commit: \(error). No write of this request was applied.")
             for job in jobs { Self.fail(job, failure) }
             counters.withLock { $0.failedCommits += jobs.count }
             return
@@ -171,7 +187,7 @@ final class CommitWriter: Sendable {
         counters.withLock {
             $0.commits += committed
             $0.writes += writes
-            $0.failedCommits += jobs.count - committed
+            $0.failedCommits += failedJobs
         }
         // Listeners hear of the group before any writer does, in commit order.
         feed.publish(pendingRecords.withLock { $0 })
@@ -187,7 +203,9 @@ final class CommitWriter: Sendable {
     /// One commit: every write or none. A multi-write commit runs in its own savepoint; a single write fails, if
     /// at all, before it changes a row (preconditions and limits are checked first), so it needs none. A storage
     /// error there is rethrown and fails the whole group, so nothing half-written can commit.
-    private func runCommit(_ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?) throws
+    private func runCommit(
+        _ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?
+    ) throws
         -> Result<CommitResult, HearthError>
     {
         let commitTime = nextCommitTime()
@@ -225,7 +243,8 @@ final class CommitWriter: Sendable {
             try DocumentRows.delete(write.path, oldFields: current.fields, in: connection)
             try catalog.updateEntries(path: write.path, old: current.fields, new: nil, in: connection)
         }
-        let record = try ChangeLog.append(commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
+        let record = try ChangeLog.append(
+            commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
         pendingRecords.withLock { $0.append(record) }
         return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
     }
@@ -243,7 +262,8 @@ final class CommitWriter: Sendable {
                     let before = StoredDocument(
                         path: path, fieldsJSON: fields, createTime: Timestamp(microseconds: row[3].integer),
                         updateTime: Timestamp(microseconds: row[4].integer))
-                    let record = try ChangeLog.append(commitTime: commitTime, path: path, before: before, after: nil, in: connection)
+                    let record = try ChangeLog.append(
+                        commitTime: commitTime, path: path, before: before, after: nil, in: connection)
                     pendingRecords.withLock { $0.append(record) }
                 }
                 try connection.execute("DELETE FROM documents")
@@ -260,7 +280,9 @@ final class CommitWriter: Sendable {
     private func runBuildStep(id: Int64, after cursor: [UInt8]) -> Result<[UInt8]?, HearthError> {
         do {
             return .success(
-                try connection.savepoint("build") { try catalog.buildStep(indexID: id, after: cursor, limit: 500, in: connection) })
+                try connection.savepoint("build") {
+                    try catalog.buildStep(indexID: id, after: cursor, limit: 500, in: connection)
+                })
         } catch {
             return .failure(.internal("Building index \(id) failed: \(error)"))
         }
@@ -285,4 +307,3 @@ final class CommitWriter: Sendable {
         }
     }
 }
-

@@ -204,6 +204,18 @@ struct OperationsTests {
             #expect(Self.metric(text, #"hearth_http_requests_total{route="documents.create",status="200"}"#) == 1)
             let commitsAfter = try #require(Self.metric(text, "hearth_commits_total"))
             #expect(commitsAfter >= commitsBefore + 3, "create + 2 commits: \(commitsBefore) → \(commitsAfter)")
+
+            // Tree writes count too: a commit per write, a write per location (a multi-path PATCH writes several);
+            // a stale conditional write applies nothing and counts as neither commit nor failure.
+            let writesBefore = try #require(Self.metric(text, "hearth_writes_total"))
+            let failedBefore = try #require(Self.metric(text, "hearth_commits_failed_total"))
+            try expectOK(await client.tree("PUT", "metrics/a", "1"))
+            try expectOK(await client.tree("PATCH", "metrics", #"{"b":2,"c/d":3}"#))
+            #expect(try await client.tree("PUT", "metrics/a", "5", headers: ["if-match": "stale"]).status == 412)
+            let tree = try await client.get("/metrics").text
+            #expect(Self.metric(tree, "hearth_commits_total") == commitsAfter + 2, "\(tree)")
+            #expect(Self.metric(tree, "hearth_writes_total") == writesBefore + 3)
+            #expect(Self.metric(tree, "hearth_commits_failed_total") == failedBefore)
             #expect((Self.metric(text, "hearth_database_bytes") ?? 0) > 0)
             #expect(Self.metric(text, "hearth_http_open_connections") != nil)
 

@@ -86,7 +86,10 @@ public final class Metrics: Sendable {
         }
         gauge("hearth_http_open_connections", "HTTP connections open now.", "gauge", samples.openConnections)
         gauge("hearth_commits_total", "Commits acknowledged.", "counter", samples.commits)
-        gauge("hearth_writes_total", "Document writes acknowledged.", "counter", samples.writes)
+        gauge(
+            "hearth_writes_total", "Writes acknowledged: documents, and tree locations (one per PATCH path).",
+            "counter",
+            samples.writes)
         gauge("hearth_commits_failed_total", "Commits that failed.", "counter", samples.failedCommits)
         gauge(
             "hearth_database_bytes", "Bytes of the database on disk, with its write-ahead log.", "gauge",

@@ -111,7 +111,7 @@ public final class SQLiteTreeStore: TreeStore {
         try pruneIfDue(db)
         let feed = treeFeed
         return CommitWriter.AtomicOutcome(
-            value: TreeWriteOutcome.committed(change), afterCommit: { feed.publish([change]) })
+            value: TreeWriteOutcome.committed(change), afterCommit: { feed.publish([change]) }, writes: updates.count)
     }
 
     private func resolve(
