@@ -52,9 +52,8 @@ actor WriteQueue {
     /// Stops sending (``Firestore/terminate()``): what is queued stays on disk for the next instance, and waiting
     /// writes fail with `unavailable`.
     func terminate() {
+        // The loop ends at its next step; cancelling a request in flight can crash FoundationNetworking on Linux.
         terminated = true
-        flushing?.cancel()
-        flushing = nil
         let pending = waiters
         waiters = [:]
         for waiter in pending.values {
@@ -68,7 +67,7 @@ actor WriteQueue {
 
     private func flush() async {
         var failures = 0
-        while !Task.isCancelled, let next = cache.pendingCommits().first {
+        while !terminated, let next = cache.pendingCommits().first {
             let writes = (try? JSONParser.parse(next.writes)) ?? .array([])
             await listeners.sending(Set(writtenPaths(writes)))
             do throws(FirestoreErrorCode) {

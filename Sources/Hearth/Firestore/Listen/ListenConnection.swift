@@ -28,8 +28,8 @@ actor ListenConnection {
         self.cache = cache
     }
 
-    /// Starts watching; returns the target ID for ``remove(_:)``. When the cache already holds results (or the
-    /// client is offline) the listener gets them at once, marked `isFromCache`.
+    /// Starts watching; returns the target ID for ``remove(_:)``. While the client is offline (or a local write
+    /// touches the target) the listener gets the cache's results at once, marked `isFromCache`.
     func add(
         _ kind: ListenKind, includeMetadataChanges: Bool, deliver: @escaping @Sendable (ListenEvent) -> Void
     ) -> Int {
@@ -245,13 +245,15 @@ actor ListenConnection {
     }
 
     /// Computes each target's view and hands it to its listener when there is something to see. A target nobody
-    /// has seen yet is raised from the cache only when that says something: results, local writes, or no server.
+    /// has seen yet is raised from the cache only when the server is out of reach or a local write touches it;
+    /// otherwise its first snapshot is the server's (Firebase would show cached results first — code that widens a
+    /// listener and waits for its first snapshot relies on this one being complete).
     private func raise(_ ids: [Int], commits queued: [LocalCommit]) {
         let commits = acknowledged + queued
         for id in ids.sorted() {
             guard let target = targets[id], !target.awaitingAnswer else { continue }
             let (documents, pending) = view(of: target, commits: commits)
-            if target.emitted == nil && !target.current && !offline && documents.isEmpty && pending.isEmpty {
+            if target.emitted == nil && !target.current && !offline && pending.isEmpty {
                 continue
             }
             if let event = targets[id]?.raise(documents, pending: pending, fromCache: !target.current) {
