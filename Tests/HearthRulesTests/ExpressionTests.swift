@@ -124,7 +124,30 @@ struct ExpressionTests {
         ("latlng.value(0, 0).distance(latlng.value(0, 1)) > 111000", true),
         ("resource.data.blob.toBase64() == '3q0='", true), ("resource.data.blob.toHexString() == 'DEAD'", true),
         ("resource.data.blob.size() == 2", true),
+        ("duration.time(9223372036854775807, 0, 0, 0) is duration", false),
     ]
+
+    static let hashing: [(String, Bool)] = [
+        (
+            "hashing.sha256('abc').toHexString() == 'BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD'",
+            true
+        ),
+        (
+            "hashing.sha256('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq').toHexString() == '248D6A61D20638B8E5C026930C3E6039A33CE45964FF2167F6ECEDD419DB06C1'",
+            true
+        ),
+        ("hashing.md5('').toHexString() == 'D41D8CD98F00B204E9800998ECF8427E'", true),
+        ("hashing.md5('abc').toHexString() == '900150983CD24FB0D6963F7D28E17F72'", true),
+        ("hashing.crc32('123456789').toHexString() == 'CBF43926'", true),
+        ("hashing.crc32c('123456789').toHexString() == 'E3069283'", true),
+        ("hashing.md5(resource.data.blob) == hashing.md5('abc')", false),
+        ("hashing.sha256('a') == hashing.sha256('a')", true), ("hashing.sha256(1) is bytes", false),
+    ]
+
+    @Test("hashing: crc32, crc32c, md5 and sha256 of strings and bytes", arguments: hashing)
+    func hashingFunctions(_ condition: String, _ expected: Bool) throws {
+        #expect(try Fixture.holds(condition) == expected)
+    }
 
     @Test("math, latlng and bytes", arguments: math)
     func mathFunctions(_ condition: String, _ expected: Bool) throws {

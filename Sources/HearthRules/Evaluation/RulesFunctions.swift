@@ -104,12 +104,29 @@ enum RulesFunctions {
             var total: Int64 = 0
             for (arg, scale) in zip(args, [3_600_000_000_000, 60_000_000_000, 1_000_000_000, 1] as [Int64]) {
                 guard case .int(let n) = arg else { throw fail("duration.time() takes ints", location) }
-                total += n * scale
+                let part = n.multipliedReportingOverflow(by: scale)
+                let sum = total.addingReportingOverflow(part.partialValue)
+                guard !part.overflow, !sum.overflow else { throw fail("duration overflow", location) }
+                total = sum.partialValue
             }
             return .duration(total)
         case ("duration", "abs", 1):
             guard case .duration(let d) = args[0] else { throw fail("duration.abs() takes a duration", location) }
             return .duration(abs(d))
+        case ("hashing", let function, 1):
+            let input: [UInt8]
+            switch args[0] {
+            case .bytes(let bytes): input = bytes
+            case .string(let text): input = Array(text.utf8)
+            default: throw fail("hashing.\(function)() takes bytes or a string", location)
+            }
+            switch function {
+            case "crc32": return .bytes(RulesHashing.crc32(input))
+            case "crc32c": return .bytes(RulesHashing.crc32c(input))
+            case "md5": return .bytes(RulesHashing.md5(input))
+            case "sha256": return .bytes(RulesHashing.sha256(input))
+            default: throw fail("unknown function 'hashing.\(function)'", location)
+            }
         case ("latlng", "value", 2):
             return .latlng(try number(args[0], location), try number(args[1], location))
         default:
