@@ -2,8 +2,8 @@ import Foundation
 import HearthRules
 import Testing
 
-/// The shipped example rules in `Examples/rules/` pass their own test files, and the runner reports failures with
-/// the deciding rule's line.
+/// The shipped example rules (`Examples/rules/`, `Examples/Todo/`) pass their own test files, and the runner reports
+/// failures with the deciding rule's line.
 @Suite("Example rules and the test runner")
 struct ExampleRulesTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -17,6 +17,8 @@ struct ExampleRulesTests {
         "example passes its tests",
         arguments: [
             ("todos.rules", "todos.tests.json", 16), ("chat.database.rules.json", "chat.tests.json", 21),
+            // The Todo example keeps its rules beside it (Examples/Todo).
+            ("../Todo/todo.rules", "../Todo/todo.tests.json", 8),
         ])
     func example(_ rules: String, _ tests: String, _ count: Int) throws {
         let file = try RulesFile(source: try Self.load(rules))

@@ -122,4 +122,28 @@ struct TodoListModelTests {
             #expect(laptop.todos.first?[\.title] == "Renamed on the phone")
         }
     }
+
+    @Test("the rules refuse a todo for someone else, of the wrong shape, or read without the owner filter")
+    func rules() async throws {
+        try await withServer(arguments: Self.arguments) { server in
+            let app = server.app("direct")
+            let user = try await TodoAccount.signIn(Auth.auth(app: app), email: uniqueEmail(), password: "pw-123456")
+            let todos = Firestore.firestore(app: app).collection(TodoListModel.collectionID)
+            let valid = Todo(owner: user.uid, title: "Valid", date: Self.day("2026-12-01"))
+            try await Document(valid, in: todos).save()
+            var forOther = valid
+            forOther.owner = "someone-else"
+            var sixStars = valid
+            sixStars.importance = 6
+            var untitled = valid
+            untitled.title = ""
+            for todo in [forOther, sixStars, untitled] {
+                // The view model would refuse these before sending; written directly, the server refuses them.
+                await #expect(throws: FirestoreErrorCode.self) { try await Document(todo, in: todos).save() }
+            }
+            await #expect(throws: FirestoreErrorCode.self) { try await DataSource<Todo>(todos).get() }
+            let own = try await DataSource<Todo>(todos).where("owner", isEqualTo: user.uid).get()
+            #expect(own.after.map { $0[\.title] } == ["Valid"])
+        }
+    }
 }
