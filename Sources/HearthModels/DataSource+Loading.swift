@@ -13,7 +13,7 @@ extension DataSource {
         }
         let results = try await query.getDocuments(source: source)
         let entries = await entries(for: results.documents)
-        return publish(entries, resultCount: results.count, generation: generation)
+        return publish(entries, resultCount: results.count, fromServer: true, generation: generation)
             ?? Snapshot(before: documents, after: documents, changes: .none)
     }
 
@@ -25,7 +25,8 @@ extension DataSource {
     }
 
     /// Loads one more page (with ``limit(_:)``) and returns once it is in the list; while listening, the listener
-    /// is widened to cover it. Returns ``hasMore``; without a page size there is nothing more to load.
+    /// is widened to cover it. Returns ``hasMore``; without a page size there is nothing more to load. Offline it
+    /// returns when the cache fills the page, or else when the server answers.
     @discardableResult
     public func next() async throws -> Bool {
         let listening = state.withLock { state -> Bool? in
@@ -54,7 +55,9 @@ extension DataSource {
         previous.registration?.remove()
         previous.pump?.cancel()
         let (events, continuation) = AsyncStream<Result<QuerySnapshot, any Error>>.makeStream()
-        let registration = query.addSnapshotListener { snapshot, error in
+        // With metadata changes, the server's answer arrives even when it equals the cache's first answer, so next()
+        // can wait for it.
+        let registration = query.addSnapshotListener(includeMetadataChanges: true) { snapshot, error in
             if let snapshot {
                 continuation.yield(.success(snapshot))
             } else {
@@ -69,7 +72,9 @@ extension DataSource {
                 switch event {
                 case .success(let results):
                     let entries = await self.entries(for: results.documents)
-                    self.publish(entries, resultCount: results.count, generation: generation)
+                    self.publish(
+                        entries, resultCount: results.count, fromServer: !results.metadata.isFromCache,
+                        generation: generation)
                 case .failure(let error):
                     self.end(error, generation: generation)
                 }
@@ -137,9 +142,10 @@ extension DataSource {
         return entries
     }
 
-    /// Makes `entries` the list if `generation` is still current, and tells every handler and sequence.
+    /// Makes `entries` the list if `generation` is still current, and tells every handler and sequence. The
+    /// generation counts as loaded (``next()`` returns) once the server answered or the results fill the pages.
     @discardableResult
-    func publish(_ entries: [Entry], resultCount: Int, generation: Int) -> Snapshot? {
+    func publish(_ entries: [Entry], resultCount: Int, fromServer: Bool, generation: Int) -> Snapshot? {
         let outcome = state.withLock {
             state -> (
                 Snapshot, [@Sendable (Snapshot) -> Void], [AsyncThrowingStream<Snapshot, any Error>.Continuation],
@@ -151,10 +157,14 @@ extension DataSource {
             let first = !state.loaded
             state.entries = entries
             state.loaded = true
-            state.loadedGeneration = generation
-            state.hasMore = state.pageSize.map { resultCount >= $0 * state.pages } ?? false
-            let waiters = state.waiters.filter { $0.generation <= generation }.map(\.continuation)
-            state.waiters.removeAll { $0.generation <= generation }
+            let limit = state.pageSize.map { $0 * state.pages }
+            state.hasMore = limit.map { resultCount >= $0 } ?? false
+            var waiters: [CheckedContinuation<Void, any Error>] = []
+            if fromServer || state.hasMore {
+                state.loadedGeneration = generation
+                waiters = state.waiters.filter { $0.generation <= generation }.map(\.continuation)
+                state.waiters.removeAll { $0.generation <= generation }
+            }
             let snapshot = Snapshot(
                 before: before.map(\.element), after: entries.map(\.element), changes: changes)
             return (snapshot, state.changeHandlers, Array(state.streams.values), waiters, first || !changes.isEmpty)
