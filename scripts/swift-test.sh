@@ -21,9 +21,10 @@ summarize() {
     grep -n -E '^✘|error:' "$log" | head -40
     echo "── started, never finished ──"
     # A test or suite that started and has no passed/failed/skipped line is where a crash or hang happened.
-    grep -E '^◇ (Test|Suite) .* started\.$' "$log" | sed -E 's/^◇ (Test|Suite) (.*) started\.$/\1 \2/' |
+    grep -E '^◇ (Test|Suite) .* started\.$' "$log" | grep -v -E '^◇ Test (case passing|run started)' | sed -E 's/^◇ (Test|Suite) (.*) started\.$/\1 \2/' |
         sort -u >.build/test.started
-    grep -E '^[✔✘↷] (Test|Suite) ' "$log" | sed -E 's/^[✔✘↷] (Test|Suite) (.*) (passed|failed|skipped).*/\1 \2/' |
+    grep -E '^[✔✘↷] (Test|Suite) ' "$log" | sed -E -e 's/ with [0-9]+ test cases? (passed|failed)/ \1/' \
+        -e 's/^[✔✘↷] (Test|Suite) (.*) (passed|failed|skipped).*/\1 \2/' |
         sort -u >.build/test.ended
     comm -23 .build/test.started .build/test.ended | head -40
 }
