@@ -60,19 +60,27 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
-            dependencies: ["HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail"],
+            dependencies: [
+                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail",
+            ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail", "HearthListen", "HearthRules"],
+            dependencies: [
+                "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
+                "HearthListen", "HearthRules",
+            ],
             swiftSettings: swiftSettings),
-        .target(name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules"], swiftSettings: swiftSettings),
+        .target(
+            name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules"], swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
         .executableTarget(
-            name: "hearth-bench", dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen"],
+            name: "hearth-bench",
+            dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen"],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
@@ -101,7 +109,8 @@ let package = Package(
         // ── Tests ──
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
-        .testTarget(name: "HearthRulesTests", dependencies: ["HearthRules", "HearthCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthRulesTests", dependencies: ["HearthRules", "HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport",
@@ -116,13 +125,17 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"], swiftSettings: swiftSettings),
+            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
             swiftSettings: swiftSettings),
+        // The seeds' data code with only its imports changed, run against a real server.
+        .testTarget(
+            name: "HearthSeedTests", dependencies: ["Hearth", "HearthTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthChatTests", dependencies: ["HearthChatCore", "Hearth"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore"],

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import Synchronization
 import Testing
 
 struct Address: Codable, Equatable {
@@ -66,7 +67,11 @@ struct CodableIntegrationTests {
     @Test func roundTripThroughTheServer() async throws {
         let db = Firestore.firestore(app: try SharedServer.server.app())
         let collection = db.collection(unique("people"))
-        let reference = try await collection.addDocument(from: CodableUnitTests.sample)
+        let added = Mutex<DocumentReference?>(nil)
+        try await acknowledged { done in
+            try added.withLock { $0 = try collection.addDocument(from: CodableUnitTests.sample, completion: done) }
+        }
+        let reference = try #require(added.withLock { $0 })
         let snapshot = try await reference.getDocument()
         let person = try snapshot.data(as: Person.self)
         #expect(person.id == reference.documentID)
@@ -80,7 +85,7 @@ struct CodableIntegrationTests {
 
         var changed = person
         changed.age = 40
-        try await reference.setData(from: changed)
+        try await acknowledged { done in try reference.setData(from: changed, completion: done) }
         let reread = try await reference.getDocument().data(as: Person.self)
         #expect(reread.age == 40)
         #expect(reread.createdAt == person.createdAt, "a set createdAt is written back as it is")
@@ -89,5 +94,19 @@ struct CodableIntegrationTests {
         #expect(all.map(\.id) == [reference.documentID])
         let missing = try await collection.document("missing").getDocument()
         #expect(throws: FirestoreErrorCode.self) { try missing.data(as: Person.self) }
+    }
+}
+
+/// Runs a Firebase-shaped Codable write (synchronous, throwing, with a completion) and waits for its completion: the
+/// server's acknowledgement.
+func acknowledged(_ start: (@escaping @Sendable ((any Error)?) -> Void) throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        do {
+            try start { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        } catch {
+            continuation.resume(throwing: error)
+        }
     }
 }

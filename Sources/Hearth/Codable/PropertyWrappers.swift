@@ -134,38 +134,40 @@ extension DocumentSnapshot {
     }
 }
 
+// The Codable writes have Firebase's shapes exactly: synchronous and throwing (encoding errors), with an optional
+// completion that runs when the server acknowledged the write. An `async` overload would be preferred inside `async`
+// functions and break Firebase code that calls `try ref.setData(from:)` there without `await`.
+
 extension DocumentReference {
-    /// Encodes `value` and replaces the document with it.
-    public func setData<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder()) async throws {
-        let data = try encoder.encode(value)
-        try await setData(data)
+    /// Encodes `value` and replaces the document with it. The write is queued and visible locally at once;
+    /// `completion` runs when the server acknowledged it (see docs/sdk.md, "When a write completes").
+    /// - Throws: `EncodingError` when `value` cannot be encoded; nothing is written then.
+    public func setData<T: Encodable>(
+        from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
+        completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) throws {
+        setData(try encoder.encode(value), completion: completion)
     }
 
     /// Encodes `value` and writes it, merging when `merge` is set.
     public func setData<T: Encodable>(
-        from value: T, merge: Bool, encoder: Firestore.Encoder = Firestore.Encoder()
-    ) async throws {
-        let data = try encoder.encode(value)
-        try await setData(data, merge: merge)
-    }
-
-    /// Completion-handler form of ``setData(from:encoder:)``; encoding errors are thrown at once.
-    public func setData<T: Encodable>(
-        from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
-        completion: (@Sendable ((any Error)?) -> Void)?
+        from value: T, merge: Bool, encoder: Firestore.Encoder = Firestore.Encoder(),
+        completion: (@Sendable ((any Error)?) -> Void)? = nil
     ) throws {
-        setData(try encoder.encode(value), completion: completion)
+        setData(try encoder.encode(value), merge: merge, completion: completion)
     }
 }
 
 extension CollectionReference {
-    /// Encodes `value` into a new document with a random ID; resumes when the server has acknowledged it.
+    /// Encodes `value` into a new document with a random ID and returns its reference at once; the write is queued
+    /// and visible locally at once, and `completion` runs when the server acknowledged it.
+    /// - Throws: `EncodingError` when `value` cannot be encoded; nothing is written then.
     @discardableResult
     public func addDocument<T: Encodable>(
-        from value: T, encoder: Firestore.Encoder = Firestore.Encoder()
-    ) async throws -> DocumentReference {
-        let data = try encoder.encode(value)
-        return try await addDocument(data: data)
+        from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
+        completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) throws -> DocumentReference {
+        addDocument(data: try encoder.encode(value), completion: completion)
     }
 }
 

@@ -160,7 +160,10 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     ) {
         switch write {
         case .failure(let error): completion?(error)
-        case .success(let write): completeVoid(completion) { try await self.commit(write) }
+        case .success(let write):
+            let queue = firestore.writeQueue
+            let id = queue.enqueue([write])
+            completeVoid(completion) { try await queue.wait(for: id) }
         }
     }
 }

@@ -65,9 +65,23 @@ public final class WriteBatch: Sendable {
         try await firestore.writeQueue.submit(list)
     }
 
-    /// Completion-handler form of ``commit()``.
+    /// Completion-handler form of ``commit()``: the writes are queued, in call order, when this returns; `completion`
+    /// runs when the server acknowledged them.
     public func commit(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.commit() }
+        let list: [Write]
+        switch writes.withLock({ $0 }) {
+        case .failure(let error):
+            completion?(error)
+            return
+        case .success(let writes): list = writes
+        }
+        guard !list.isEmpty else {
+            completion?(nil)
+            return
+        }
+        let queue = firestore.writeQueue
+        let id = queue.enqueue(list)
+        completeVoid(completion) { try await queue.wait(for: id) }
     }
 
     /// The writes so far, for transactions.

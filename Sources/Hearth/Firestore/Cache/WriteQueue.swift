@@ -10,9 +10,9 @@ actor WriteQueue {
     private let cache: LocalDocumentCache
     private let listeners: ListenConnection
     private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
-    /// Answers that came before their `submit` was waiting (it was raising the listeners meanwhile).
+    /// Answers that came before anyone waited for them (a commit of this run; one left by an earlier run has no
+    /// waiter and its answer stays here, a few bytes each).
     private var early: [Int64: FirestoreErrorCode?] = [:]
-    private var submitting: Set<Int64> = []
     private var terminated = false
     private var flushing: Task<Void, Never>?
 
@@ -23,14 +23,19 @@ actor WriteQueue {
     }
 
     /// Queues writes as one atomic commit, raises the listeners it affects, and waits for the server's answer.
-    func submit(_ writes: [Write]) async throws {
+    func submit(_ writes: [Write]) async throws { try await wait(for: enqueue(writes)) }
+
+    /// Stores writes as one commit in the durable queue, synchronously, so writes fired one after another without
+    /// waiting (completion forms) keep their order; returns the commit's ID for ``wait(for:)``.
+    nonisolated func enqueue(_ writes: [Write]) -> Int64 {
         let body = JSONValue.array(writes.map(client.json)).jsonString
-        let id = cache.enqueue(body, localTime: Timestamp(date: Date()).core.truncatedToMicroseconds)
-        submitting.insert(id)
-        // The listeners see the write before it is sent, so their pending snapshot always precedes the acknowledged
-        // one; a flush already running may answer meanwhile, which `early` keeps.
+        return cache.enqueue(body, localTime: Timestamp(date: Date()).core.truncatedToMicroseconds)
+    }
+
+    /// Raises the listeners (which see every queued commit) and waits for the server's answer to commit `id`. A
+    /// flush already running may answer before this waits; `early` keeps that answer.
+    func wait(for id: Int64) async throws {
         await listeners.localWritesChanged()
-        submitting.remove(id)
         if let answer = early.removeValue(forKey: id) {
             if let answer { throw answer }
             return
@@ -110,7 +115,7 @@ actor WriteQueue {
     private func finish(_ id: Int64, with error: FirestoreErrorCode?) {
         if let waiter = waiters.removeValue(forKey: id) {
             if let error { waiter.resume(throwing: error) } else { waiter.resume() }
-        } else if submitting.contains(id) {
+        } else {
             early[id] = .some(error)
         }
     }
