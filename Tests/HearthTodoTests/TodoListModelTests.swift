@@ -105,8 +105,13 @@ struct TodoListModelTests {
                     await laptop.todos.map { $0[\.title] } == ["From the phone", "Renamed on the phone"]
                 })
 
+            // The phone edits a todo the laptop then deletes: saving the edit says so instead of bringing it back.
+            var stale = phone.draft(for: phone.todos[0])
+            stale[\.note] = "edited while deleted elsewhere"
             try await laptop.delete(laptop.todos[0])
             #expect(await eventually { await phone.title == "1 Todo Item" })
+            await #expect(throws: FirestoreErrorCode.self) { try await phone.save(stale) }
+            #expect(phone.todos.count == 1)
 
             // The other user: an empty list, and the rules refuse reading or changing the todo directly.
             #expect(stranger.todos.isEmpty && stranger.title == "0 Todo Items")

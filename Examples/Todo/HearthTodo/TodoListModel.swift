@@ -56,15 +56,18 @@ public final class TodoListModel {
     public func draft(for todo: Document<Todo>) -> Document<Todo> { todo }
 
     /// Writes a new or edited draft.
-    /// - Throws: ``TodoError`` for a draft the rules would refuse; the server's error otherwise.
+    /// - Throws: ``TodoError`` for a draft the rules would refuse; `notFound` when the edited todo was deleted
+    ///   meanwhile; the server's error otherwise.
     public func save(_ draft: Document<Todo>) async throws {
         var draft = draft
         draft[\.title] = draft[\.title].trimmingCharacters(in: .whitespacesAndNewlines)
         try TodoError.check(draft.data)
-        if todos.contains(where: { $0.id == draft.id }) {
-            try await draft.update()
-        } else {
+        // A draft read from the database carries its creation time; updating it (rather than saving it whole) fails
+        // with notFound when another device deleted the todo meanwhile, instead of bringing it back.
+        if draft.createdAt == nil {
             try await draft.save()
+        } else {
+            try await draft.update()
         }
     }
 

@@ -40,7 +40,9 @@ final class TodoTerminal {
     }
 
     private func redraw() {
-        screen.draw(title: model.title, account: account, todos: model.todos, draft: draft, message: message)
+        // A stopped list stays flagged: what it shows is no longer live.
+        let notice = message ?? model.failure.map { "the list stopped updating: \($0)" }
+        screen.draw(title: model.title, account: account, todos: model.todos, draft: draft, message: notice)
         message = nil
     }
 
@@ -52,7 +54,6 @@ final class TodoTerminal {
         } onChange: {
             Task { @MainActor [weak self] in
                 guard let self else { return }
-                if let failure = self.model.failure { self.message = "the list stopped updating: \(failure)" }
                 self.redraw()
                 self.redrawOnChange()
             }
