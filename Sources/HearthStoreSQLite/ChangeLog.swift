@@ -1,11 +1,14 @@
 import HearthCore
-import HearthStore
 import HearthSQLite
+import HearthStore
 
 /// The `changes` table: appended in the commit's transaction, read by listeners, pruned by age.
 enum ChangeLog {
     @discardableResult
-    static func append(commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?, in db: SQLiteConnection) throws -> ChangeRecord {
+    static func append(
+        commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?,
+        in db: SQLiteConnection
+    ) throws -> ChangeRecord {
         try DocumentRows.run(
             """
             INSERT INTO changes(commit_time, path, before_fields, before_create_time, before_update_time,
@@ -15,7 +18,7 @@ enum ChangeLog {
         ) { statement in
             statement.bind(commitTime.microseconds, at: 1)
             statement.bind(path.description, at: 2)
-            for (offset, document) in [(3, before), (6, after)] as [(Int32, StoredDocument?)] {
+            func bind(_ document: StoredDocument?, at offset: Int32) {
                 if let document {
                     statement.bind(document.fieldsJSON, at: offset)
                     statement.bind(document.createTime.microseconds, at: offset + 1)
@@ -24,8 +27,11 @@ enum ChangeLog {
                     for column in offset..<(offset + 3) { statement.bindNull(at: column) }
                 }
             }
+            bind(before, at: 3)
+            bind(after, at: 6)
         }
-        return ChangeRecord(sequence: db.lastInsertRowID, commitTime: commitTime, path: path, before: before, after: after)
+        return ChangeRecord(
+            sequence: db.lastInsertRowID, commitTime: commitTime, path: path, before: before, after: after)
     }
 
     static func records(after sequence: Int64, limit: Int, in db: SQLiteConnection) throws -> [ChangeRecord] {

@@ -67,7 +67,9 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The canonical text: simple identifiers bare, everything else back-quoted.
     public var description: String {
-        segments.map(Self.quoteIfNeeded).joined(separator: ".")
+        // Every index entry of every write names its field: a top-level field is its own segment, usually as is.
+        if segments.count == 1 { return Self.quoteIfNeeded(segments[0]) }
+        return segments.map(Self.quoteIfNeeded).joined(separator: ".")
     }
 
     /// Whether `other` equals this path or lies inside it (`a` is a prefix of `a.b`).
@@ -89,8 +91,16 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     private static func quoteIfNeeded(_ segment: String) -> String {
-        let bytes = Array(segment.utf8)
-        if !bytes.isEmpty && bytes.enumerated().allSatisfy({ isSimple($1, first: $0 == 0) }) { return segment }
+        var first = true
+        var simple = true
+        for byte in segment.utf8 {
+            guard isSimple(byte, first: first) else {
+                simple = false
+                break
+            }
+            first = false
+        }
+        if simple && !first { return segment }
         var quoted = "`"
         for character in segment {
             if character == "`" || character == "\\" { quoted.append("\\") }

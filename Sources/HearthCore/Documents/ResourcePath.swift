@@ -29,7 +29,19 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         guard path.utf8.count <= Self.maxBytes else {
             throw .invalidArgument("Resource path is longer than \(Self.maxBytes) bytes.")
         }
-        try self.init(validatingSegments: path.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+        // Split on the byte: `/` is never part of a multi-byte character, and a commit names hundreds of documents.
+        var text = path
+        let segments = text.withUTF8 { bytes in
+            var segments: [String] = []
+            var start = 0
+            for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+                segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                start = index + 1
+            }
+            segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return segments
+        }
+        try self.init(validatingSegments: segments)
     }
 
     /// Validates already-split IDs (as a URL router has them).
@@ -132,14 +144,33 @@ public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
     /// Parses a full name (`projects/p/databases/(default)/documents/users/alice`) into a path below this database.
     /// - Throws: `INVALID_ARGUMENT` when the name belongs to another database or is malformed.
     public func path(fromName name: String) throws(HearthError) -> ResourcePath {
-        let root = documentsRoot
-        if name == root { return .root }
-        guard name.hasPrefix(root + "/") else {
+        // Compared as bytes, piece by piece, without building the root: every write of a commit names its document.
+        var text = name
+        let match = text.withUTF8 { bytes -> String?? in
+            var offset = 0
+            func take(_ piece: some Sequence<UInt8>) -> Bool {
+                for byte in piece {
+                    guard offset < bytes.count, bytes[offset] == byte else { return false }
+                    offset += 1
+                }
+                return true
+            }
+            guard take("projects/".utf8), take(project.utf8), take("/databases/".utf8), take(database.utf8),
+                take("/documents".utf8)
+            else { return nil }
+            if offset == bytes.count { return .some(nil) }
+            guard bytes[offset] == UInt8(ascii: "/") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 1)...]), as: UTF8.self)
+        }
+        guard let match else {
+            let root = documentsRoot
             throw .invalidArgument(
                 "Document name \"\(name.prefix(200))\" is not under \"\(root)\"; names have the form \(root)/{collection}/{document}."
             )
         }
-        return try ResourcePath(validating: String(name.dropFirst(root.count + 1)))
+        // `.some(nil)`: the name is the documents root itself.
+        guard let relative = match else { return .root }
+        return try ResourcePath(validating: relative)
     }
 
     public var description: String { "projects/\(project)/databases/\(database)" }

@@ -55,30 +55,32 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Appends ``rfc3339`` as UTF-8 bytes, without building a string (responses carry several per document).
     public func appendRFC3339(to bytes: inout [UInt8]) {
         let (year, month, day, secondsOfDay) = Self.civil(fromSeconds: seconds)
-        func digits(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-                rest %= divisor
-                divisor /= 10
+        // `YYYY-MM-DDThh:mm:ss.ffffffZ` is 27 bytes: filled on the stack and appended once, rather than a byte at a
+        // time through the array's capacity checks.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { text in
+            func digits(_ value: Int64, _ width: Int, at offset: Int) {
+                var rest = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
             }
+            digits(year, 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            digits(secondsOfDay / 3600, 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            digits(secondsOfDay / 60 % 60, 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            digits(secondsOfDay % 60, 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            digits(Int64(nanos / 1000), 6, at: 20)
+            text[26] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(secondsOfDay / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondsOfDay / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondsOfDay % 60, 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(Int64(nanos / 1000), 6)
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// Parses RFC 3339 text (`2024-05-01T12:00:00Z`, up to nine fractional digits, `Z` or a `±hh:mm` offset).
@@ -154,7 +156,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The UTC year, month, day and seconds into the day of `seconds` since the epoch (proleptic Gregorian).
-    public static func civil(fromSeconds seconds: Int64) -> (year: Int64, month: Int64, day: Int64, secondsOfDay: Int64) {
+    public static func civil(fromSeconds seconds: Int64) -> (year: Int64, month: Int64, day: Int64, secondsOfDay: Int64)
+    {
         var days = seconds / 86_400
         var secondsOfDay = seconds % 86_400
         if secondsOfDay < 0 {

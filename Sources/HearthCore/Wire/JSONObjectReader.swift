@@ -8,12 +8,23 @@ public struct JSONObjectReader {
     /// Wraps a JSON value that must be an object whose members are all among `allowed`.
     /// - Throws: `INVALID_ARGUMENT` when it is not an object or has an unknown member.
     public init(_ json: JSONValue, at location: String, allowed: Set<String>) throws(HearthError) {
+        try self.init(json, at: location) { allowed.contains($0) }
+    }
+
+    /// As the `Set` form, for a literal list of member names: an array literal is searched in place, where a set
+    /// literal would hash every name on every call (a commit reads several objects per write).
+    public init(_ json: JSONValue, at location: String, allowed: [String]) throws(HearthError) {
+        try self.init(json, at: location) { allowed.contains($0) }
+    }
+
+    private init(_ json: JSONValue, at location: String, isAllowed: (String) -> Bool) throws(HearthError) {
         guard case .object(let members) = json else {
             throw .invalidArgument("Invalid JSON payload received. Expected an object at '\(location)'.")
         }
-        for name in members.keys where !allowed.contains(name) {
+        for name in members.keys where !isAllowed(name) {
             throw .invalidArgument(
-                "Invalid JSON payload received. Unknown name \"\(name.prefix(64))\" at '\(location)': Cannot find field.")
+                "Invalid JSON payload received. Unknown name \"\(name.prefix(64))\" at '\(location)': Cannot find field."
+            )
         }
         self.members = members
         self.location = location

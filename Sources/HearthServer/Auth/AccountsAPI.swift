@@ -14,6 +14,7 @@ struct AccountsAPI: API {
     let boundPort: @Sendable () -> Int
 
     static let toolkitPrefix = "/identitytoolkit.googleapis.com"
+    private static let toolkitPrefixSlash = toolkitPrefix + "/"
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         let path = request.path
@@ -28,10 +29,12 @@ struct AccountsAPI: API {
             break
         }
         if path.hasPrefix("/emulator/v1/projects/") { return emulator(request) }
+        // `String.hasPrefix` rather than `Substring.hasPrefix`: the generic one compares characters one by one, and
+        // every documents request passes through here.
         var rest = Substring(path)
-        if rest.hasPrefix(Self.toolkitPrefix + "/") {
+        if path.hasPrefix(Self.toolkitPrefixSlash) {
             rest = rest.dropFirst(Self.toolkitPrefix.count)
-        } else if !(rest.hasPrefix("/v1/accounts:") || Self.isProjectAccountsPath(rest)) {
+        } else if !(path.hasPrefix("/v1/accounts:") || Self.isProjectAccountsPath(rest)) {
             return nil
         }
         return toolkit(request, path: rest)

@@ -19,7 +19,7 @@ enum DocumentJSON {
                 buffer.append(contentsOf: #","fields":"#.utf8)
                 Value.appendFields(projected, to: &buffer)
             }
-        } else if document.fieldsJSON != Array("{}".utf8) {
+        } else if !document.fieldsJSON.elementsEqual("{}".utf8) {
             buffer.append(contentsOf: #","fields":"#.utf8)
             buffer.append(contentsOf: document.fieldsJSON)
         }
@@ -34,7 +34,8 @@ enum DocumentJSON {
         _ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?
     ) throws(HearthError) -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(document.fieldsJSON.count + 160)
+        // The name, two timestamps and the keys around the stored fields: about 200 bytes for a short path.
+        buffer.reserveCapacity(document.fieldsJSON.count + 256)
         try append(document, database: database, mask: mask, to: &buffer)
         return buffer
     }

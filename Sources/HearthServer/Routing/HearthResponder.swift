@@ -13,30 +13,44 @@ struct HearthResponder: HTTPResponder {
     func reply(to request: HTTPRequest) -> HTTPReply {
         let start = DispatchTime.now().uptimeNanoseconds
         let (route, reply) = route(request)
-        let finish: @Sendable (Int) -> Void = { [metrics, logger] status in
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            metrics.record(route: route, status: status, seconds: seconds)
-            if logger.level <= .debug || status >= 500 {
-                logger.log(
-                    status >= 500 ? .error : .debug, "request",
-                    ["method": .string(request.method), "route": .string(route), "status": .int(status),
-                     "ms": .double((seconds * 1e5).rounded() / 100)])
-            }
-        }
         switch reply {
         case .response(let response):
-            finish(response.status)
+            finish(route: route, method: request.method, status: response.status, start: start)
             return reply
         case .deferred(let work):
-            return .deferred { respond in
+            // Only what the log line needs is kept until the answer, not the whole request with its body.
+            let method = request.method
+            return .deferred { [metrics, logger] respond in
                 work { response in
-                    finish(response.status)
+                    Self.finish(
+                        route: route, method: method, status: response.status, start: start, metrics: metrics,
+                        logger: logger)
                     respond(response)
                 }
             }
         case .stream:
-            finish(200)
+            finish(route: route, method: request.method, status: 200, start: start)
             return reply
+        }
+    }
+
+    private func finish(route: String, method: String, status: Int, start: UInt64) {
+        Self.finish(route: route, method: method, status: status, start: start, metrics: metrics, logger: logger)
+    }
+
+    /// Records a finished request's metrics and, at debug level or for a server error, its log line.
+    private static func finish(
+        route: String, method: String, status: Int, start: UInt64, metrics: Metrics, logger: Logger
+    ) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        metrics.record(route: route, status: status, seconds: seconds)
+        if logger.level <= .debug || status >= 500 {
+            logger.log(
+                status >= 500 ? .error : .debug, "request",
+                [
+                    "method": .string(method), "route": .string(route), "status": .int(status),
+                    "ms": .double((seconds * 1e5).rounded() / 100),
+                ])
         }
     }
 
@@ -48,7 +62,9 @@ struct HearthResponder: HTTPResponder {
             "unknown",
             .response(
                 Responses.error(
-                    .notFound("No API at \(request.method) \(request.path.prefix(200)). See the README for the routes Hearth serves."))
+                    .notFound(
+                        "No API at \(request.method) \(request.path.prefix(200)). See the README for the routes Hearth serves."
+                    ))
             )
         )
     }
