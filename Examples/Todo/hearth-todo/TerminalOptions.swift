@@ -12,7 +12,7 @@ struct TerminalOptions {
     static let usage = """
         usage: hearth-todo --email EMAIL --password PASSWORD [--server URL] [--project ID] [--storage DIR]
 
-          --server URL      the Hearth server (default http://127.0.0.1:8080, as `make run` serves)
+          --server URL      the Hearth server (default $HEARTH_SERVER or http://127.0.0.1:8080, as `make run` serves)
           --project ID      the project (default demo)
           --email, --password
                             the account; it is created the first time
@@ -29,6 +29,9 @@ struct TerminalOptions {
         let environment = ProcessInfo.processInfo.environment
         options.email = environment["HEARTH_TODO_EMAIL"] ?? ""
         options.password = environment["HEARTH_TODO_PASSWORD"] ?? ""
+        if let server = environment["HEARTH_SERVER"], let url = URL(string: server), url.scheme != nil {
+            options.server = url
+        }
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--help" || flag == "-h" {
