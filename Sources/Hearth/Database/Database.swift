@@ -4,14 +4,16 @@ import Synchronization
 
 /// The JSON tree of one app — Hearth's `Database` (Realtime Database).
 ///
-/// This version speaks the tree's REST protocol: reads, writes, pushes, multi-path updates, queries and ETag
-/// transactions. Live observers (`observe(_:with:)`) and offline persistence are not available yet.
+/// It speaks the tree's REST protocol: reads, writes, pushes, multi-path updates, queries and ETag transactions, and
+/// live observers over SSE (`observe(_:with:)`). Writes need the server; there is no offline tree cache yet.
 public final class Database: Sendable {
     /// The app this database belongs to.
     public let app: HearthApp
     private let persistence = Atomic<Bool>(false)
     let pushIDs = Mutex(PushIDGenerator())
     let observers = ObserverRegistry()
+    /// The observers ``DatabaseQuery/keepSynced(_:)`` holds open, by location and query.
+    let syncedHandles = Mutex<[String: UInt]>([:])
 
     init(app: HearthApp) { self.app = app }
 
@@ -24,8 +26,8 @@ public final class Database: Sendable {
     /// Points this app at a server on `host:port` over HTTP, as with the Realtime Database emulator.
     public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }
 
-    /// Whether data is kept on disk for offline use. Accepted for source compatibility; this version keeps no
-    /// offline tree cache, so it has no effect yet.
+    /// Whether data is kept on disk for offline use. Accepted for source compatibility; Hearth keeps no offline tree
+    /// cache and no tree write queue yet, so it has no effect: tree writes need the server.
     public var isPersistenceEnabled: Bool {
         get { persistence.load(ordering: .relaxed) }
         set { persistence.store(newValue, ordering: .relaxed) }

@@ -2,31 +2,86 @@ import Foundation
 import HearthCore
 import Synchronization
 
-/// The live observers of one database: each is a task reading one SSE stream of the tree protocol.
+/// The live observers of one database. Observers of the same location and query share one SSE stream and its local
+/// copy of the data: the tree protocol streams one location (and query window) per request, so streams cannot be
+/// multiplexed across locations (DESIGN.md §3.4), but a second observer of a location costs no new connection and gets
+/// its first events at once from the shared copy.
 final class ObserverRegistry: Sendable {
-    private let observers = Mutex<[UInt: (path: [String], task: Task<Void, Never>)]>([:])
-    private let nextHandle = Mutex<UInt>(1)
+    /// One observer: what it asked for and where to deliver it.
+    struct Observer: Sendable {
+        var type: DataEventType
+        var block: @Sendable (DataSnapshot) -> Void
+    }
 
-    func add(path: [String], _ start: (UInt) -> Task<Void, Never>) -> UInt {
-        let handle = nextHandle.withLock { next in
-            defer { next += 1 }
-            return next
+    /// One stream: its key (path + query), observers, and the data as last received.
+    private struct Stream {
+        var path: [String]
+        var observers: [UInt: Observer] = [:]
+        var tree: JSONValue?
+        var task: Task<Void, Never>?
+    }
+
+    private struct State {
+        var streams: [String: Stream] = [:]
+        var streamOfHandle: [UInt: String] = [:]
+        var nextHandle: UInt = 1
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds an observer to the stream `key`, starting it with `start` when it is the first. When the stream already
+    /// has data, the observer's first events are computed from it before this returns.
+    func add(
+        key: String, path: [String], observer: Observer, reference: DatabaseReference, order: TreeOrder,
+        start: (String) -> Task<Void, Never>
+    ) -> UInt {
+        let (handle, tree, isNew) = state.withLock { state -> (UInt, JSONValue?, Bool) in
+            let handle = state.nextHandle
+            state.nextHandle += 1
+            state.streamOfHandle[handle] = key
+            let isNew = state.streams[key] == nil
+            if isNew { state.streams[key] = Stream(path: path) }
+            state.streams[key]?.observers[handle] = observer
+            return (handle, state.streams[key]?.tree, isNew)
         }
-        let task = start(handle)
-        observers.withLock { $0[handle] = (path, task) }
+        if isNew {
+            let task = start(key)
+            let stale = state.withLock { state in
+                guard state.streams[key] != nil else { return true }
+                state.streams[key]?.task = task
+                return false
+            }
+            if stale { task.cancel() }
+        } else if let tree {
+            DatabaseQuery.fire(observer, old: nil, new: tree, reference: reference, order: order)
+        }
         return handle
     }
 
+    /// Records the stream's new data and returns the observers to tell (empty when the stream is gone).
+    func received(_ tree: JSONValue, on key: String) -> (old: JSONValue?, observers: [Observer])? {
+        state.withLock { state in
+            guard let stream = state.streams[key] else { return nil }
+            state.streams[key]?.tree = tree
+            return (stream.tree, stream.observers.keys.sorted().compactMap { stream.observers[$0] })
+        }
+    }
+
     func remove(_ handle: UInt) {
-        observers.withLock { $0.removeValue(forKey: handle) }?.task.cancel()
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard let key = state.streamOfHandle.removeValue(forKey: handle) else { return nil }
+            state.streams[key]?.observers[handle] = nil
+            guard state.streams[key]?.observers.isEmpty == true else { return nil }
+            return state.streams.removeValue(forKey: key)?.task
+        }
+        task?.cancel()
     }
 
     func removeAll(at path: [String]) {
-        let removed = observers.withLock { observers in
-            let handles = observers.filter { $0.value.path == path }.map(\.key)
-            return handles.compactMap { observers.removeValue(forKey: $0)?.task }
+        let handles = state.withLock { state in
+            state.streamOfHandle.filter { state.streams[$0.value]?.path == path }.map(\.key)
         }
-        for task in removed { task.cancel() }
+        for handle in handles { remove(handle) }
     }
 }
 
@@ -61,8 +116,9 @@ enum TreeApplier {
 
 extension DatabaseQuery {
     /// Calls `block` for `eventType` now and on every change, over a live SSE stream of this location (or query
-    /// window); `.value` gives the whole value, `.childAdded`/`.childChanged`/`.childRemoved` one child each.
-    /// `.childMoved` is not reported yet. Callbacks arrive on a background executor.
+    /// window) that every observer of the same location and query shares. `.value` gives the whole value,
+    /// `.childAdded`/`.childChanged`/`.childRemoved` one child each, `.childMoved` a child whose place in the query's
+    /// order changed. Callbacks arrive on a background executor.
     /// - Returns: a handle for ``removeObserver(withHandle:)``.
     @discardableResult
     public func observe(_ eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) -> UInt {
@@ -73,7 +129,11 @@ extension DatabaseQuery {
         if let order = self.order { query.insert(("orderBy", order.parameter), at: 0) }
         let reference = ref
         let parameters = query
-        return database.observers.add(path: path) { _ in
+        let key = path.joined(separator: "/") + "?" + parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let observer = ObserverRegistry.Observer(type: eventType, block: block)
+        return database.observers.add(
+            key: key, path: path, observer: observer, reference: reference, order: order
+        ) { key in
             Task {
                 var failures = 0
                 var tree: JSONValue? = nil
@@ -88,10 +148,11 @@ extension DatabaseQuery {
                                     let next = TreeApplier.apply(event: event.event, json: json, to: tree ?? .null)
                                 else { continue }
                                 failures = 0
-                                let previous = tree
                                 tree = next
-                                Self.fire(
-                                    eventType, old: previous, new: next, reference: reference, order: order, block)
+                                guard let (old, observers) = database.observers.received(next, on: key) else { return }
+                                for observer in observers {
+                                    Self.fire(observer, old: old, new: next, reference: reference, order: order)
+                                }
                             }
                         }
                     } catch {
@@ -103,29 +164,48 @@ extension DatabaseQuery {
         }
     }
 
-    private static func fire(
-        _ type: DataEventType, old: JSONValue?, new: JSONValue, reference: DatabaseReference, order: TreeOrder,
-        _ block: @Sendable (DataSnapshot) -> Void
+    /// Tells one observer what changed between `old` (nil before the first data) and `new`.
+    static func fire(
+        _ observer: ObserverRegistry.Observer, old: JSONValue?, new: JSONValue, reference: DatabaseReference,
+        order: TreeOrder
     ) {
+        let block = observer.block
         let snapshot = DataSnapshot(reference: reference, json: new, order: order)
-        switch type {
+        switch observer.type {
         case .value:
             if old != new { block(snapshot) }
         case .childAdded, .childChanged, .childRemoved:
             let before = old?.objectValue ?? [:]
             let after = new.objectValue ?? [:]
-            if type == .childRemoved {
+            if observer.type == .childRemoved {
                 let gone = DataSnapshot(reference: reference, json: old ?? .null, order: order).children
                 for child in gone where after[child.key ?? ""] == nil { block(child) }
                 return
             }
             for child in snapshot.children {
                 let key = child.key ?? ""
-                if type == .childAdded && before[key] == nil { block(child) }
-                if type == .childChanged, let previous = before[key], previous != after[key] { block(child) }
+                if observer.type == .childAdded && before[key] == nil { block(child) }
+                if observer.type == .childChanged, let previous = before[key], previous != after[key] { block(child) }
             }
         case .childMoved:
-            break
+            // A changed child whose previous sibling (among the children present before and after) is not the same
+            // any more moved in the query's order, as Firebase reports it.
+            guard let old else { return }
+            let before = old.objectValue ?? [:]
+            let after = new.objectValue ?? [:]
+            let kept = Set(before.keys).intersection(after.keys)
+            func previousSiblings(_ json: JSONValue) -> [String: String] {
+                let keys = DataSnapshot(reference: reference, json: json, order: order).children.compactMap(\.key)
+                    .filter(kept.contains)
+                return Dictionary(uniqueKeysWithValues: zip(keys.dropFirst(), keys))
+            }
+            let was = previousSiblings(old)
+            let now = previousSiblings(new)
+            for child in snapshot.children {
+                guard let key = child.key, kept.contains(key), before[key] != after[key], was[key] != now[key]
+                else { continue }
+                block(child)
+            }
         }
     }
 
@@ -135,9 +215,20 @@ extension DatabaseQuery {
     /// Stops every observer at this location.
     public func removeAllObservers() { database.observers.removeAll(at: path) }
 
-    /// Keeps this location's data synchronised. Accepted for source compatibility; without an offline cache it has
-    /// no effect yet.
-    public func keepSynced(_ keepSynced: Bool) {}
+    /// Keeps this location's stream open while `keepSynced` is on, so observers added later share it and get their
+    /// first events at once, without a new connection. There is no on-disk tree cache (see
+    /// ``Database/isPersistenceEnabled``), so nothing is kept across launches.
+    public func keepSynced(_ keepSynced: Bool) {
+        let key =
+            "\(database.app.name)|" + path.joined(separator: "/") + "|" + parameters.map(\.1).joined(separator: "&")
+        database.syncedHandles.withLock { handles in
+            if keepSynced, handles[key] == nil {
+                handles[key] = observe(.value) { _ in }
+            } else if !keepSynced, let handle = handles.removeValue(forKey: key) {
+                removeObserver(withHandle: handle)
+            }
+        }
+    }
 }
 
 extension Database {

@@ -1,0 +1,79 @@
+import Foundation
+import Hearth
+import Synchronization
+import Testing
+
+@Suite("Database observers: shared streams, keepSynced, childMoved", .sharedServer, .timeLimit(.minutes(1)))
+struct DatabaseObserverSharingTests {
+    func root() throws -> DatabaseReference {
+        Database.database(app: try SharedServer.server.app()).reference().child(unique("observers"))
+    }
+
+    @Test func aSecondObserverOfALocationSharesItsStreamAndHearsAtOnce() async throws {
+        let scores = try root()
+        try await scores.setValue(["a": 1, "b": 2])
+        let first = Events<Int>()
+        let firstHandle = scores.observe(.value) { first.add(Int($0.childrenCount)) }
+        defer { scores.removeObserver(withHandle: firstHandle) }
+        #expect(await first.next() == 2)
+
+        let second = Mutex<[UInt]>([])
+        let secondHandle = scores.observe(.childAdded) { child in
+            second.withLock { $0.append(UInt(child.value as? Int ?? 0)) }
+        }
+        #expect(second.withLock { $0 } == [1, 2], "the shared copy answered before observe returned")
+        try await scores.child("c").setValue(3)
+        #expect(await first.next() == 3)
+        #expect(second.withLock { $0 } == [1, 2, 3])
+        scores.removeObserver(withHandle: secondHandle)
+        try await scores.child("d").setValue(4)
+        #expect(await first.next() == 4, "removing one observer leaves the shared stream to the other")
+        #expect(second.withLock { $0 } == [1, 2, 3])
+    }
+
+    @Test func keepSyncedHoldsTheStreamForLaterObservers() async throws {
+        let location = try root()
+        try await location.setValue(["x": true])
+        location.keepSynced(true)
+        defer { location.keepSynced(false) }
+        let warmUp = Events<Bool>()
+        let handle = location.observe(.value) { warmUp.add($0.exists()) }
+        #expect(await warmUp.next() == true)
+        location.removeObserver(withHandle: handle)
+        // The stream stayed open for keepSynced, so a new observer is answered from it before observe returns.
+        let later = Mutex<Bool?>(nil)
+        let laterHandle = location.observe(.value) { snapshot in later.withLock { $0 = snapshot.exists() } }
+        defer { location.removeObserver(withHandle: laterHandle) }
+        #expect(later.withLock { $0 } == true)
+    }
+
+    @Test func childMovedReportsAChildWhoseOrderChanged() async throws {
+        let scores = try root()
+        try await scores.setValue(["a": ["score": 1], "b": ["score": 2], "c": ["score": 3]])
+        let ordered = scores.queryOrdered(byChild: "score")
+        let moved = Events<String>()
+        let changed = Events<String>()
+        let movedHandle = ordered.observe(.childMoved) { moved.add($0.key ?? "") }
+        let changedHandle = ordered.observe(.childChanged) { changed.add($0.key ?? "") }
+        defer {
+            ordered.removeObserver(withHandle: movedHandle)
+            ordered.removeObserver(withHandle: changedHandle)
+        }
+        let value = Events<[String]>()
+        let valueHandle = ordered.observe(.value) { value.add($0.children.compactMap(\.key)) }
+        defer { ordered.removeObserver(withHandle: valueHandle) }
+        #expect(await value.next() == ["a", "b", "c"])
+
+        try await scores.child("b/score").setValue(20)  // b moves after c
+        #expect(await value.next() == ["a", "c", "b"])
+        #expect(await changed.next() == "b")
+        #expect(await moved.next() == "b")
+        try await scores.child("a/score").setValue(0)  // changes but stays first: no move
+        #expect(await value.next() == ["a", "c", "b"])
+        #expect(await changed.next() == "a")
+        try await scores.child("c/score").setValue(30)  // passes b
+        #expect(await value.next() == ["a", "b", "c"])
+        #expect(await moved.next() == "c")
+        #expect(moved.all == ["b", "c"], "a child that kept its place is not reported as moved")
+    }
+}
