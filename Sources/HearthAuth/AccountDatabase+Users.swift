@@ -28,6 +28,14 @@ enum UserRows {
         try db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid = \(uid)").map(decode)
     }
 
+    /// Just what every request's token check needs — whether the account exists, is disabled, and since when its
+    /// tokens are valid — read with one fixed statement instead of the whole record.
+    static func tokenStatus(uid: String, in db: SQLiteConnection) throws -> (disabled: Bool, validSince: Int64)? {
+        try db.fetchOne("SELECT disabled, valid_since FROM auth_users WHERE uid = \(uid)").map { row in
+            (row.bool(0) ?? false, row.int64(1) ?? 0)
+        }
+    }
+
     static func user(email: String, in db: SQLiteConnection) throws -> UserRecord? {
         try db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE email = \(email)").map(decode)
     }

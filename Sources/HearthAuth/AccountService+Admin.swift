@@ -117,7 +117,10 @@ extension AccountService {
     /// The caller behind an ID token, for every other API (`request.auth` in rules): refuses tokens that are
     /// malformed, unsigned, foreign, expired or revoked, and tokens of deleted or disabled accounts.
     public func authContext(idToken: String) throws(AuthError) -> AuthContext {
-        let (verified, _) = try account(forIDToken: idToken)
+        let verified = try idTokens.verify(idToken)
+        let uid = verified.uid
+        let status = try database.read { db in try UserRows.tokenStatus(uid: uid, in: db) }
+        try Self.checkAccount(of: verified, status)
         return AuthContext(uid: verified.uid, claims: verified.claims, isAdmin: false)
     }
 

@@ -102,12 +102,20 @@ public final class AccountService: Sendable {
     func account(forIDToken token: String) throws(AuthError) -> (token: VerifiedIDToken, user: UserRecord) {
         let verified = try idTokens.verify(token)
         let uid = verified.uid
-        guard let user = try database.read({ db in try UserRows.user(uid: uid, in: db) }) else {
-            throw AuthError.userNotFound
-        }
-        guard !user.disabled else { throw AuthError.userDisabled }
-        guard verified.issuedAt >= user.validSince else { throw AuthError.tokenExpired }
+        let user = try database.read { db in try UserRows.user(uid: uid, in: db) }
+        try Self.checkAccount(of: verified, user.map { ($0.disabled, $0.validSince) })
+        guard let user else { throw AuthError.userNotFound }
         return (verified, user)
+    }
+
+    /// The account side of an ID token's check: the account exists, is not disabled, and the token was issued
+    /// after its sessions were last revoked (`validSince`).
+    static func checkAccount(
+        of token: VerifiedIDToken, _ status: (disabled: Bool, validSince: Int64)?
+    ) throws(AuthError) {
+        guard let status else { throw AuthError.userNotFound }
+        guard !status.disabled else { throw AuthError.userDisabled }
+        guard token.issuedAt >= status.validSince else { throw AuthError.tokenExpired }
     }
 
     /// A fresh random user ID: 28 letters and digits, as Firebase's.
