@@ -21,16 +21,32 @@ public final class Batch: Sendable {
     }
 
     /// Writes the model's top-level fields into the existing document and sets `updatedAt`; the commit fails with
-    /// `notFound` when the document does not exist.
+    /// `notFound` when the document does not exist. A map holding an increment or array change is written field by
+    /// field, so its other stored fields stay.
     /// - Throws: when the model does not encode.
     @discardableResult
     public func update<Model>(_ document: Document<Model>) throws -> Batch {
         var fields: [AnyHashable: Any] = [:]
-        // Field paths, not dotted strings: a key such as "a.b" is one field of the model, not a nested one.
-        for (key, value) in try ModelEncoding.fields(document.data) { fields[FieldPath([key])] = value }
+        for (key, value) in try ModelEncoding.fields(document.data) { Self.add(value, at: [key], to: &fields) }
         fields[FieldPath([DocumentField.updatedAt])] = FieldValue.serverTimestamp()
         batch.updateData(fields, forDocument: document.reference)
         return self
+    }
+
+    /// Adds `value` at `path` to an update. A map holding a field transform is written field by field: written whole,
+    /// it would replace the stored map first, and a nested increment would count from zero. Paths are `FieldPath`s,
+    /// not dotted strings, so a key such as "a.b" stays one field.
+    private static func add(_ value: Any, at path: [String], to fields: inout [AnyHashable: Any]) {
+        if let map = value as? [String: Any], !map.isEmpty, holdsTransform(map) {
+            for (key, nested) in map { add(nested, at: path + [key], to: &fields) }
+        } else {
+            fields[FieldPath(path)] = value
+        }
+    }
+
+    private static func holdsTransform(_ value: Any) -> Bool {
+        if value is FieldValue { return true }
+        return (value as? [String: Any])?.values.contains(where: holdsTransform) ?? false
     }
 
     /// Deletes the document.

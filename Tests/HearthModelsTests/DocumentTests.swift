@@ -80,6 +80,29 @@ struct DocumentTests {
         }
     }
 
+    /// A model whose counter sits in a nested struct.
+    struct Page: Codable, Sendable {
+        struct Stats: Codable, Sendable { var views: Incrementable<Double> }
+        var title: String
+        var stats: Stats
+    }
+
+    @Test("a counter nested in a map is still a transform, and a save replaces it like any field")
+    func nestedCounter() async throws {
+        try await withServer { server in
+            let db = Firestore.firestore(app: server.app())
+            var page = Document(
+                id: "p", Page(title: "Home", stats: .init(views: .value(1.5))), in: db.collection(unique("pages")))
+            try await page.save()
+            page[\.stats.views] = .increment(2)
+            try await page.update()
+            try await page.update()
+            #expect(try await page.get()?[\.stats.views] == .value(5.5), "each update adds: 1.5 + 2 + 2")
+            try await page.save()
+            #expect(try await page.get()?[\.stats.views] == .value(2), "a replacement counts from zero")
+        }
+    }
+
     @Test("a batch writes typed documents atomically")
     func batch() async throws {
         try await withServer { server in
