@@ -26,6 +26,10 @@ struct TreeRulesTests {
                 }
               }
             },
+            "inbox": {
+              ".read": "auth != null && query.orderByChild === 'to' && query.equalTo === auth.uid",
+              "$message": { ".write": "auth != null && newData.child('from').val() === auth.uid" }
+            },
             "rooms": {
               "$room": {
                 ".read": "auth != null && data.child('members').child(auth.uid).exists()",
@@ -169,6 +173,33 @@ struct TreeRulesTests {
                 try await client.tree(
                     "PUT", "users/\(b.uid)/name", #""x""#, query: [("auth_variable_override", #"{"uid":"\#(b.uid)"}"#)],
                     headers: a.headers))
+        }
+    }
+
+    @Test("query-based read rules: a read (or stream) is judged with its query parameters")
+    func queryRules() async throws {
+        try await Self.withRulesServer { server, _, a, b in
+            let client = server.client
+            try expectOK(
+                await client.tree(
+                    "PUT", "inbox/m1", #"{"from":"\#(b.uid)","to":"\#(a.uid)","text":"hi"}"#, headers: b.headers))
+            try expectOK(
+                await client.tree(
+                    "PUT", "inbox/m2", #"{"from":"\#(a.uid)","to":"\#(b.uid)","text":"yo"}"#, headers: a.headers))
+            let mine = [("orderBy", "\"to\""), ("equalTo", "\"\(a.uid)\"")]
+            let inbox = try expectOK(await client.tree("GET", "inbox", query: mine, headers: a.headers))
+            #expect(inbox.objectValue?.keys.sorted() == ["m1"], "\(inbox)")
+            Self.denied(try await client.tree("GET", "inbox", query: mine, headers: b.headers))
+            Self.denied(try await client.tree("GET", "inbox", headers: a.headers))
+            Self.denied(
+                try await client.tree(
+                    "GET", "inbox", query: [("orderBy", "\"from\""), ("equalTo", "\"\(a.uid)\"")], headers: a.headers))
+            let stream = try server.stream("inbox", query: mine, headers: a.headers)
+            #expect(try await stream.dataEvents(1)[0].payload?.objectValue?.keys.sorted() == ["m1"])
+            let refused = try server.stream("inbox", headers: a.headers)
+            try await refused.waitForEnd()
+            #expect(refused.status == 401)
+            stream.disconnect()
         }
     }
 

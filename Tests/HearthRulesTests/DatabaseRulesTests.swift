@@ -149,3 +149,32 @@ struct DatabaseRulesTests {
         )
     }
 }
+
+@Suite("Realtime Database rules: query-based read rules")
+struct DatabaseQueryRulesTests {
+    static let rules = try! DatabaseRuleset(
+        source: """
+            {"rules": {"messages": {
+              ".read": "auth != null && query.orderByChild === 'to' && query.equalTo === auth.uid && (query.limitToFirst == null || query.limitToFirst <= 50)"
+            }, "all": {".read": "query.orderByKey === false && query.equalTo === null"}}}
+            """)
+
+    static let cases: [([String: JSONValue], String, Bool)] = [
+        (["orderByChild": "to", "equalTo": "ann"], "messages", true),
+        (["orderByChild": "to", "equalTo": "ann", "limitToFirst": 10], "messages", true),
+        (["orderByChild": "to", "equalTo": "ann", "limitToFirst": 100], "messages", false),
+        (["orderByChild": "to", "equalTo": "bob"], "messages", false),
+        (["orderByChild": "from", "equalTo": "ann"], "messages", false),
+        ([:], "messages", false),
+        // Without query parameters every member has its default.
+        ([:], "all", true), (["orderByKey": true], "all", false),
+    ]
+
+    @Test("query.* holds the read's parameters over Firebase's defaults", arguments: cases)
+    func query(_ query: [String: JSONValue], _ path: String, _ expected: Bool) {
+        let decision = Self.rules.authorizeRead(
+            path: [path], auth: AuthContext(uid: "ann", claims: [:], isAdmin: false),
+            data: JSONTreeReader(root: nil), now: 0, query: query)
+        #expect(decision.isAllowed == expected, "\(decision.explanation)")
+    }
+}

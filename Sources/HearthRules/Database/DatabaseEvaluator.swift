@@ -8,18 +8,31 @@ final class DatabaseEvaluator {
     let before: any TreeDataReader
     let after: any TreeDataReader
     let now: Double
+    /// `query`: the read's query parameters (`orderByChild`, `equalTo`, `limitToFirst`…) over their defaults.
+    let query: [String: JSONValue]
     let limits: RulesLimits
     private let deadline: ContinuousClock.Instant
     private var steps = 0
 
-    init(auth: AuthContext?, before: any TreeDataReader, after: any TreeDataReader, now: Double, limits: RulesLimits) {
+    init(
+        auth: AuthContext?, before: any TreeDataReader, after: any TreeDataReader, now: Double,
+        query: [String: JSONValue] = [:], limits: RulesLimits
+    ) {
         self.auth = auth
         self.before = before
         self.after = after
         self.now = now
+        self.query = Self.queryDefaults.merging(query) { _, given in given }
         self.limits = limits
         deadline = .now + .nanoseconds(limits.maximumNanoseconds)
     }
+
+    /// What `query` holds for a read without query parameters (and for every write), as in Firebase.
+    static let queryDefaults: [String: JSONValue] = [
+        "orderByKey": false, "orderByPriority": false, "orderByValue": false, "orderByChild": .null, "startAt": .null,
+        "startAfter": .null, "endAt": .null, "endBefore": .null, "equalTo": .null, "limitToFirst": .null,
+        "limitToLast": .null,
+    ]
 
     func fail(_ message: String, _ location: SourceLocation) -> EvaluationError {
         EvaluationError(message: message, location: location)
@@ -76,6 +89,7 @@ final class DatabaseEvaluator {
                 return .snapshot(after: true, path: scope.path)
             case "root": return .snapshot(after: false, path: [])
             case "now": return .number(now)
+            case "query": return .json(.object(query))
             default:
                 if let binding = scope.bindings.last(where: { $0.0 == name }) { return .string(binding.1) }
                 throw fail("unknown variable '\(name)'", e.location)

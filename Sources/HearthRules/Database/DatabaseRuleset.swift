@@ -30,11 +30,15 @@ public final class DatabaseRuleset: Sendable {
         return node.indexOn
     }
 
-    /// Judges a read of `path`: allowed when a `.read` at the root, at `path` or between grants it.
+    /// Judges a read of `path`: allowed when a `.read` at the root, at `path` or between grants it. `query` holds the
+    /// read's query parameters as rules see them (`["orderByChild": "owner", "equalTo": "ann"]`; see
+    /// `DatabaseEvaluator.queryDefaults` for the names).
     public func authorizeRead(
-        path: [String], auth: AuthContext?, data: any TreeDataReader, now: Int64, limits: RulesLimits = .standard
+        path: [String], auth: AuthContext?, data: any TreeDataReader, now: Int64, query: [String: JSONValue] = [:],
+        limits: RulesLimits = .standard
     ) -> RulesDecision {
-        let evaluator = DatabaseEvaluator(auth: auth, before: data, after: data, now: Double(now), limits: limits)
+        let evaluator = DatabaseEvaluator(
+            auth: auth, before: data, after: data, now: Double(now), query: query, limits: limits)
         return cascade(path: path, evaluator: evaluator, isWrite: false)
     }
 

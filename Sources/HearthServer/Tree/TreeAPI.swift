@@ -75,7 +75,9 @@ struct TreeAPI: API {
         if request.target == .rules { return try rules(request, http, auth: auth) }
         switch request.method {
         case "GET":
-            guard try access.canRead(request.namespace, request.path, auth) else { throw Self.permissionDenied }
+            guard try access.canRead(request.namespace, request.path, auth, query: request.query) else {
+                throw Self.permissionDenied
+            }
             return request.isStream ? try stream(request, http, auth: auth) : .response(try read(request, auth: auth))
         case "PUT", "POST", "PATCH", "DELETE":
             // Writes are judged by the store, inside their transaction (`TreeAccess.writeJudge`).

@@ -20,11 +20,15 @@ struct TreeAccess: Sendable {
         return rules === DatabaseRuleset.allowAll ? nil : rules
     }
 
-    /// Whether `auth` may read `path` in `namespace`: some `.read` from the root down to `path` grants.
-    func canRead(_ namespace: String, _ path: TreePath, _ auth: AuthContext?) throws(HearthError) -> Bool {
+    /// Whether `auth` may read `path` in `namespace` (with `query`, which rules see as `query.*`): some `.read` from
+    /// the root down to `path` grants.
+    func canRead(
+        _ namespace: String, _ path: TreePath, _ auth: AuthContext?, query: TreeQuery? = nil
+    ) throws(HearthError) -> Bool {
         guard let rules = rules(for: auth) else { return true }
         let data = TreeRulesReader { [tree] path in try tree.read(namespace, at: path, auth: nil).node }
-        let decision = rules.authorizeRead(path: path.segments, auth: auth, data: data, now: Self.nowMillis())
+        let decision = rules.authorizeRead(
+            path: path.segments, auth: auth, data: data, now: Self.nowMillis(), query: Self.rulesQuery(query))
         try data.rethrow()
         return decision.isAllowed
     }
@@ -57,6 +61,33 @@ struct TreeAccess: Sendable {
             try before.rethrow()
             return allowed
         }
+    }
+
+    /// A query as the rules' `query` variable names it: `orderByChild` (the child path), `orderByKey`,
+    /// `orderByValue`, `orderByPriority`, `startAt`/`startAfter`, `endAt`/`endBefore`, `equalTo` (both bounds equal
+    /// and inclusive), `limitToFirst`, `limitToLast`.
+    static func rulesQuery(_ query: TreeQuery?) -> [String: JSONValue] {
+        guard let query else { return [:] }
+        var members: [String: JSONValue] = [:]
+        switch query.order {
+        case .key: members["orderByKey"] = true
+        case .value: members["orderByValue"] = true
+        case .priority: members["orderByPriority"] = true
+        case .child(let path): members["orderByChild"] = .string(path.segments.joined(separator: "/"))
+        }
+        func value(_ bound: TreeQuery.Bound) -> JSONValue { bound.value?.json ?? .null }
+        if let start = query.start, let end = query.end, start == end, start.inclusive {
+            members["equalTo"] = value(start)
+        } else {
+            if let start = query.start { members[start.inclusive ? "startAt" : "startAfter"] = value(start) }
+            if let end = query.end { members[end.inclusive ? "endAt" : "endBefore"] = value(end) }
+        }
+        switch query.limit {
+        case .first(let count)?: members["limitToFirst"] = .integer(Int64(count))
+        case .last(let count)?: members["limitToLast"] = .integer(Int64(count))
+        case nil: break
+        }
+        return members
     }
 
     /// The rules' `now`: milliseconds since 1970.

@@ -166,7 +166,8 @@ final class TreeListenerHub: Sendable {
     private func refusal(of listener: TreeListener) -> TreeEvent? {
         if let expiry = listener.expiresAt, TreeAccess.nowMillis() >= expiry * 1000 { return .authRevoked }
         do {
-            return try access.canRead(listener.namespace, listener.location, listener.auth) ? nil : .cancel
+            return try access.canRead(listener.namespace, listener.location, listener.auth, query: listener.query)
+                ? nil : .cancel
         } catch {
             logger.log(.error, "tree stream access check failed", ["error": .string(error.message)])
             return .cancel
