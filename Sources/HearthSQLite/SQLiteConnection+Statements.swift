@@ -48,6 +48,8 @@ extension SQLiteConnection {
     /// stable for the life of the process, instead of by hashing the text. The write path runs several statements
     /// per document, and hashing their text cost more than binding their values.
     public func prepare(static sql: StaticString) throws(SQLiteError) -> SQLiteStatement {
+        // A one-character literal may be stored as a scalar, without an address (`utf8Start` would trap).
+        guard sql.hasPointerRepresentation else { return try prepare(sql.description) }
         let key = UInt(bitPattern: sql.utf8Start)
         if let statement = staticCache[key] {
             statement.reset()
