@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,8 +22,11 @@ extension URLSessionTransport {
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: urlRequest)
-        continuation.onTermination = { _ in
-            task.cancel()
+        continuation.onTermination = { termination in
+            // Only a consumer that stopped listening cancels, and only through the session, which cancels the tasks
+            // it still has: cancelling a task that has completed traps in swift-corelibs-foundation ("Trying to
+            // access a behaviour for a task that in not in the registry").
+            guard case .cancelled = termination, !delegate.completed.load(ordering: .acquiring) else { return }
             session.invalidateAndCancel()
         }
         task.resume()
@@ -36,6 +40,8 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     private var status = 200
     private var errorBody = Data()
+    /// Set once the task has completed, so that ending the stream does not cancel it.
+    let completed = Atomic<Bool>(false)
 
     init(continuation: AsyncThrowingStream<Data, any Error>.Continuation) { self.continuation = continuation }
 
@@ -56,6 +62,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        completed.store(true, ordering: .releasing)
         if !(200..<300).contains(status) {
             continuation.finish(throwing: FirestoreErrorCode(status: status, body: errorBody))
         } else if let error {
