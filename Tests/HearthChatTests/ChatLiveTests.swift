@@ -31,7 +31,7 @@ struct ChatLiveTests {
         #expect(phone.posts.map(\.text) == ["edited on the laptop", "second, from the laptop"])
 
         try await phone.delete(id)
-        await eventually { laptop.posts.count == 1 }
+        await eventually { laptop.posts.count == 1 && phone.posts.count == 1 }
         #expect(laptop.posts.map(\.text) == ["second, from the laptop"])
         #expect(phone.posts == laptop.posts)
     }

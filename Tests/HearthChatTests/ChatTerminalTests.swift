@@ -21,10 +21,14 @@ final class ChatTerminalProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--server", server.baseURL.absoluteString, "--state", state.path]
+        let output = try FileHandle(forWritingTo: outputURL)
         process.standardInput = pipe
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = process.standardOutput
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
+        // Only the child writes the output and reads the pipe: the parent keeps just the pipe's writing end.
+        try? output.close()
+        try? pipe.fileHandleForReading.close()
         self.process = process
         input = pipe.fileHandleForWriting
     }
@@ -51,6 +55,7 @@ final class ChatTerminalProcess: Sendable {
     func exitStatus() async -> Int32? {
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        try? input.close()
         if process.isRunning {
             process.terminate()
             return nil

@@ -55,6 +55,14 @@ public final class ChatViewModel {
         if let user = auth.currentUser { enter(user) }
     }
 
+    // The live list's observer reconnects until it is removed; a model that goes away must not leave it behind.
+    isolated deinit {
+        if let listening {
+            listening.reference.removeObserver(withHandle: listening.handle)
+            listening.task.cancel()
+        }
+    }
+
     private var auth: Auth { Auth.auth(app: app) }
 
     /// A post's date as the list shows it: `yyyy/MM/dd HH:mm`.

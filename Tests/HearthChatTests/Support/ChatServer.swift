@@ -58,9 +58,14 @@ final class ChatServer: Sendable {
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
+        // The child has its own copies; the test process, which starts many servers, must not keep these open.
+        try? stdout.close()
+        try? stderr.close()
         let pid = process.processIdentifier
         liveServers.withLock { _ = $0.insert(pid) }
         let deadline = ContinuousClock.now + .seconds(20)
