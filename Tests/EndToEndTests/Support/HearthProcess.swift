@@ -82,9 +82,15 @@ final class ChildProcess: @unchecked Sendable {
         environment.merge(overrides) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
+        // The child has its own copies. The test process starts hundreds of servers and `Process` keeps these
+        // handles for as long as it lives, so without this every server left two descriptors open.
+        try? stdout.close()
+        try? stderr.close()
         self.process = process
         let pid = process.processIdentifier
         liveProcesses.withLock { _ = $0.insert(pid) }
