@@ -5,9 +5,9 @@
 # that pushes the useful part out of view. On failure this repeats, last: the crash header with its first frames,
 # the failed tests, and the tests that had started but not finished.
 #
-# A run that ends in a crash of the test process (a signal, not a failed expectation) is reported and run once
-# more: one such crash, after ~20 s of tests, cost a whole CI run and did not reproduce in dozens of local runs.
-# A second crash, or any failed test, fails the step. The report stays in the output either way, so it is seen.
+# A run that ends in a crash of the test process (a signal, not a failed expectation) or does not finish in time
+# is reported and run once more: one such crash (FoundationNetworking's URLSession task registry, racing a
+# cancelled stream) cost a whole CI run. A second crash or hang, or any failed test, fails the step. The report stays in the output either way, so it is seen.
 set -uo pipefail
 swift="${SWIFT:-swift}"
 mkdir -p .build
@@ -29,11 +29,17 @@ summarize() {
     comm -23 .build/test.started .build/test.ended | head -40
 }
 
+# A hung test would otherwise hold CI until its 90-minute limit and leave no trace of where it hung; `timeout`
+# signals its whole process group (swift test, the test process and the servers it started).
+limit="${TEST_TIMEOUT_SECONDS:-900}"
+
 run() {
     local log=$1
     shift
-    "$swift" test --skip-build "$@" 2>&1 | tee "$log"
-    return "${PIPESTATUS[0]}"
+    timeout -k 20 "$limit" "$swift" test --skip-build "$@" 2>&1 | tee "$log"
+    local status=${PIPESTATUS[0]}
+    [ "$status" = 124 ] && printf "\n%s\n" "unexpected signal: the run did not finish within ${limit} s (TEST_TIMEOUT_SECONDS)" | tee -a "$log"
+    return "$status"
 }
 
 run .build/test.log "$@"
@@ -48,7 +54,7 @@ if grep -q -E '^✘ Test ' .build/test.log || ! grep -q -E 'Program crashed|unex
 fi
 
 echo
-echo "════ the test process crashed (see above); running the suite once more ════"
+echo "════ the test process crashed or hung (see above); running the suite once more ════"
 run .build/test-rerun.log "$@"
 status=$?
 if [ "$status" != 0 ]; then
@@ -58,6 +64,6 @@ if [ "$status" != 0 ]; then
     exit "$status"
 fi
 echo
-echo "════ WARNING: the first run crashed and the second passed; the crash is summarized above ════"
+echo "════ WARNING: the first run crashed or hung and the second passed; the crash is summarized above ════"
 grep -m 3 -E 'Program crashed|Fatal error|unexpected signal' .build/test.log
 exit 0
