@@ -115,9 +115,10 @@ struct LatencyCompensationTests {
         server = try await TestServer.start(directory: directory, port: port)
         try await add.value
         try await bump.value
+        let caughtUp = await first.next { !$0.fromCache && !$0.pending }
         #expect(
-            await first.next { !$0.fromCache && !$0.pending }
-                == SeenQuery(ids: ["b", "a"], values: [2, 11], pending: false, fromCache: false))
+            caughtUp == SeenQuery(ids: ["b", "a"], values: [2, 11], pending: false, fromCache: false),
+            "snapshots: \(first.all)")
         let delivered = try await collection.order(by: "n").getDocuments(source: .server)
         #expect(delivered.documents.map { $0.get("n") as? Int } == [2, 11], "each queued write applied once")
         #expect(second.all.allSatisfy { $0.values != [2, 21] }, "the increment never shows twice")

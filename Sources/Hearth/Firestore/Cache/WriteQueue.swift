@@ -81,10 +81,11 @@ actor WriteQueue {
                 let commitTime = response["commitTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:))
                 let latest = commitTime ?? HearthCore.Timestamp(seconds: .max, nanos: 0)
                 for path in writtenPaths(writes) { cache.remove(path, olderThan: latest) }
-                cache.dequeue(next.id)
+                let cache = self.cache
                 await listeners.acknowledged(
                     LocalCommit(
-                        writes: cache.decodeWrites(next.writes), localTime: next.localTime, commitTime: commitTime))
+                        writes: cache.decodeWrites(next.writes), localTime: next.localTime, commitTime: commitTime)
+                ) { cache.dequeue(next.id) }
                 finish(next.id, with: nil)
                 failures = 0
             } catch  where error.code == .unavailable {
@@ -93,8 +94,8 @@ actor WriteQueue {
                 try? await Task.sleep(for: .milliseconds(min(2_000, 50 << min(failures, 6))))
             } catch {
                 for path in writtenPaths(writes) { cache.remove(path) }
-                cache.dequeue(next.id)
-                await listeners.sendEnded()
+                let cache = self.cache
+                await listeners.sendEnded { cache.dequeue(next.id) }
                 finish(next.id, with: error)
             }
         }

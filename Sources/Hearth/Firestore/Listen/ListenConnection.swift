@@ -226,15 +226,18 @@ actor ListenConnection {
     /// The oldest queued commit is being sent; it writes `paths`.
     func sending(_ paths: Set<ResourcePath>) { inFlight = paths }
 
-    /// The server acknowledged `commit`: listeners see it without `hasPendingWrites`, and keep seeing it until a
-    /// marker shows the server's copy of the documents.
-    func acknowledged(_ commit: LocalCommit) {
+    /// The server acknowledged `commit`: `dequeue` takes it out of the durable queue here, so no snapshot falls
+    /// between the queue and the acknowledged list; listeners see it without `hasPendingWrites`, and keep seeing it
+    /// until a marker shows the server's copy of the documents.
+    func acknowledged(_ commit: LocalCommit, dequeue: @Sendable () -> Void) {
+        dequeue()
         if !targets.isEmpty { acknowledged.append(commit) }
         sendEnded()
     }
 
-    /// The commit in flight got no answer (it stays queued) or was refused (it left the queue).
-    func sendEnded() {
+    /// The commit in flight got no answer (it stays queued) or was refused (`dequeue` takes it out of the queue).
+    func sendEnded(dequeue: @Sendable () -> Void = {}) {
+        dequeue()
         inFlight = []
         for id in targets.keys { targets[id]?.awaitingAnswer = false }
         localWritesChanged()
