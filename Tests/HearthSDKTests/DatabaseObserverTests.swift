@@ -17,18 +17,16 @@ struct DatabaseObserverSharingTests {
         defer { scores.removeObserver(withHandle: firstHandle) }
         #expect(await first.next() == 2)
 
-        let second = Mutex<[UInt]>([])
-        let secondHandle = scores.observe(.childAdded) { child in
-            second.withLock { $0.append(UInt(child.value as? Int ?? 0)) }
-        }
-        #expect(second.withLock { $0 } == [1, 2], "the shared copy answered before observe returned")
+        let second = Events<Int>()
+        let secondHandle = scores.observe(.childAdded) { child in second.add(child.value as? Int ?? 0) }
+        #expect(second.all == [1, 2], "the shared copy answered before observe returned")
         try await scores.child("c").setValue(3)
         #expect(await first.next() == 3)
-        #expect(second.withLock { $0 } == [1, 2, 3])
+        #expect(await second.next { $0 == 3 } == 3)
         scores.removeObserver(withHandle: secondHandle)
         try await scores.child("d").setValue(4)
         #expect(await first.next() == 4, "removing one observer leaves the shared stream to the other")
-        #expect(second.withLock { $0 } == [1, 2, 3])
+        #expect(second.all == [1, 2, 3])
     }
 
     @Test func keepSyncedHoldsTheStreamForLaterObservers() async throws {
