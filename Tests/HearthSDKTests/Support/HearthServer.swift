@@ -15,7 +15,12 @@ private let liveServers = Mutex<Set<Int32>>([])
 private let leftoverDirectories = Mutex<Set<URL>>([])
 private let installExitHook: Void = {
     atexit {
-        for pid in liveServers.withLock({ $0 }) { kill(pid, SIGKILL) }
+        // At exit, on the main thread, waiting is fine: a server still writing its data would otherwise refill a
+        // directory while it is being removed.
+        for pid in liveServers.withLock({ $0 }) {
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+        }
         for directory in leftoverDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
     }
 }()
