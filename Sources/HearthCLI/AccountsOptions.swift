@@ -18,6 +18,7 @@ enum AccountsOptions {
         ("--action-url", "HEARTH_ACTION_URL", "actionUrl"),
         ("--email-enumeration-protection", "HEARTH_EMAIL_ENUMERATION_PROTECTION", "emailEnumerationProtection"),
         ("--auth-rate-limits", "HEARTH_AUTH_RATE_LIMITS", "authRateLimits"),
+        ("--id-token-lifetime", "HEARTH_ID_TOKEN_LIFETIME", "idTokenLifetime"),
     ]
 
     /// The flags that take a value.
@@ -48,9 +49,11 @@ enum AccountsOptions {
               --auth-rate-limits SPEC account=N/SECONDS (failed sign-ins),  HEARTH_AUTH_RATE_LIMITS
                                       address=N/SECONDS (attempts per IP), (default account=10/900,
                                       mail=N/SECONDS (mails per account)     address=300/300,mail=10/3600; 0 = off)
+              --id-token-lifetime S   ID token lifetime, 1…3600 seconds     HEARTH_ID_TOKEN_LIFETIME (default 3600,
+                                      (shorter: to test token expiry)        as Firebase)
                                       (config-file keys: adminKeyFile, smtpHost, smtpPort, smtpSecurity, smtpUser,
                                       smtpPasswordFile, mailFrom, mailTemplates, appName, publicUrl, actionUrl,
-                                      emailEnumerationProtection, authRateLimits)
+                                      emailEnumerationProtection, authRateLimits, idTokenLifetime)
 
             """
 
@@ -129,6 +132,12 @@ enum AccountsOptions {
                 throw fail("--auth-rate-limits must look like account=10/900,address=300/300,mail=10/3600")
             }
             settings.rateLimits = limits
+        }
+        if let lifetime = value("--id-token-lifetime") {
+            guard let seconds = Int64(lifetime), (1...3600).contains(seconds) else {
+                throw fail("--id-token-lifetime must be a whole number of seconds from 1 to 3600")
+            }
+            settings.idTokenLifetime = seconds
         }
         configuration.accounts = settings
     }

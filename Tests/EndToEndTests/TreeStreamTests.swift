@@ -141,6 +141,28 @@ struct TreeStreamTests {
         }
     }
 
+    @Test("auth_revoked when the stream's ID token expires (--id-token-lifetime), before any later change")
+    func tokenExpiry() async throws {
+        var options = Self.options()
+        options.environment["HEARTH_ID_TOKEN_LIFETIME"] = "2"
+        try await withHearth(options) { server in
+            let client = server.client
+            let user = try await client.signUp(Accounts.uniqueEmail("expiry"))
+            let token = try #require(user["idToken"]?.stringValue)
+            #expect(user["expiresIn"]?.stringValue == "2")
+            let stream = try server.stream("open", query: [("auth", token)])
+            _ = try await stream.dataEvents(1)
+            // Past the token's `exp` (whole seconds), a change the stream would see must not reach it.
+            try await Task.sleep(for: .milliseconds(3_100))
+            try await client.treePut("open/x", "1")
+            let revoked = try await stream.events(1) { $0.event == "auth_revoked" }
+            #expect(revoked[0].data == "credential is no longer valid")
+            try await stream.waitForEnd()
+            // Only the first snapshot was delivered: the write after expiry never reached the stream.
+            #expect(stream.received.filter { $0.event == "put" || $0.event == "patch" }.count == 1)
+        }
+    }
+
     @Test("a stream with a bad credential is refused with 401; a bad query with 400")
     func refused() async throws {
         try await withHearth(Self.options()) { server in

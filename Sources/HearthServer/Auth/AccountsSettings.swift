@@ -29,6 +29,9 @@ public struct AccountsSettings: Sendable, Equatable {
     public var emailEnumerationProtection: Bool = false
     /// Brute-force limits.
     public var rateLimits = RateLimits()
+    /// ID token lifetime in seconds (Firebase's is one hour, the default). Shorter lifetimes are for testing what
+    /// clients do when a token expires: refreshing it, and streams ending with `auth_revoked`.
+    public var idTokenLifetime: Int64 = 3600
     /// Mail goes to the in-memory outbox even outside development mode (for tests).
     public var useOutbox: Bool = false
 

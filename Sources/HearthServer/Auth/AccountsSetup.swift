@@ -14,6 +14,7 @@ enum AccountsSetup {
         accounts.adminKey = settings.adminKey
         accounts.emailEnumerationProtection = settings.emailEnumerationProtection
         accounts.rateLimits = settings.rateLimits
+        accounts.idTokenLifetime = settings.idTokenLifetime
         accounts.mailFrom = settings.mailFrom
         accounts.appName = settings.appName
         accounts.mailTemplatesDirectory = settings.mailTemplatesDirectory
