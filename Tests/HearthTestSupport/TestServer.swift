@@ -72,9 +72,14 @@ public final class TestServer: Sendable {
             + arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
+        // The child has its own copies; `Process` would keep these open for as long as it lives.
+        try? stdout.close()
+        try? stderr.close()
         let pid = process.processIdentifier
         liveServers.withLock { _ = $0.insert(pid) }
         let deadline = ContinuousClock.now + .seconds(20)
