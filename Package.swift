@@ -136,7 +136,9 @@ let package = Package(
         // The seeds' data code with only its imports changed, run against a real server.
         .testTarget(
             name: "HearthSeedTests", dependencies: ["Hearth", "HearthTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HearthChatTests", dependencies: ["HearthChatCore", "Hearth"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthChatTests", dependencies: ["HearthChatCore", "Hearth", "HearthTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore"],
             swiftSettings: swiftSettings),

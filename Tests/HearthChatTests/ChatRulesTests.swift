@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthChatCore
+import HearthTestSupport
 import Testing
 
 /// The chat rules (`Examples/rules/chat.database.rules.json`) as the server enforces them, seen through the SDK the
@@ -50,10 +51,10 @@ struct ChatRulesTests {
 
         // A's list is untouched, and B's own node is still B's to use.
         try await alice.post("still mine")
-        await eventually { alice.posts.count == 2 }
+        await waitUntil { alice.posts.count == 2 }
         #expect(alice.posts.map(\.text) == ["for my eyes only", "still mine"])
         try await bob.post("bob's own")
-        await eventually { bob.posts.count == 1 }
+        await waitUntil { bob.posts.count == 1 }
         #expect(bob.posts.map(\.text) == ["bob's own"])
     }
 
@@ -85,7 +86,7 @@ struct ChatRulesTests {
         }
         let id = try await model.post("original")
         await expectDenied("moving createdAt") { try await posts.child("\(id)/createdAt").setValue(0) }
-        await eventually { model.posts.count == 1 }
+        await waitUntil { model.posts.count == 1 }
         #expect(model.posts.map(\.text) == ["original"])
     }
 }

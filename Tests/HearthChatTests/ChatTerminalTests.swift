@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import RegexBuilder
 import Testing
 
@@ -10,7 +11,7 @@ final class ChatTerminalProcess: Sendable {
     let outputURL: URL
 
     init(server: ChatServer, label: String) throws {
-        let binary = ChatServer.root.appendingPathComponent(".build/debug/hearth-chat").path
+        let binary = TestServer.packageRoot.appendingPathComponent(".build/debug/hearth-chat").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("No hearth-chat binary at \(binary): run `swift build` first.")
         }

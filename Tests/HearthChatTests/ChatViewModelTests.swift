@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthChatCore
+import HearthTestSupport
 import Testing
 
 /// Signs up a new user on a fresh app and verifies the address through the dev outbox: a model ready to post.
@@ -10,7 +11,7 @@ func verifiedModel(_ server: ChatServer, _ label: String) async throws -> (model
     let email = uniqueEmail(label)
     try await model.signUp(email: email, password: "correct horse")
     try await model.verifyFromDevOutbox()
-    await eventually { model.postsLoaded }
+    await waitUntil { model.postsLoaded }
     return (model, email)
 }
 
@@ -29,11 +30,11 @@ struct ChatViewModelTests {
 
         try await model.verifyFromDevOutbox()
         #expect(model.phase == .chatting(email: email))
-        await eventually { model.postsLoaded }
+        await waitUntil { model.postsLoaded }
         #expect(model.posts.isEmpty)
 
         let id = try await model.post("  hello, tree  ")
-        await eventually { model.posts.count == 1 }
+        await waitUntil { model.posts.count == 1 }
         #expect(model.posts.map(\.text) == ["hello, tree"], "trimmed")
         #expect(model.posts.first?.id == id)
         // The stored createdAt is the server's number, not the client's placeholder, and the list shows it.
@@ -50,12 +51,12 @@ struct ChatViewModelTests {
         let (model, _) = try await verifiedModel(try SharedChatServer.server, "bea")
         let first = try await model.post("first")
         let second = try await model.post("second")
-        await eventually { model.posts.count == 2 }
+        await waitUntil { model.posts.count == 2 }
         #expect(model.posts.map(\.text) == ["first", "second"], "oldest first")
         let created = try #require(model.posts.first).createdAt
 
         try await model.edit(first, text: "first, edited")
-        await eventually { model.posts.first?.text == "first, edited" }
+        await waitUntil { model.posts.first?.text == "first, edited" }
         let edited = try #require(model.posts.first)
         #expect(edited.text == "first, edited")
         #expect(edited.createdAt == created)
@@ -63,7 +64,7 @@ struct ChatViewModelTests {
         #expect(model.posts.map(\.id) == [first, second], "an edit does not reorder")
 
         try await model.delete(second)
-        await eventually { model.posts.count == 1 }
+        await waitUntil { model.posts.count == 1 }
         #expect(model.posts.map(\.id) == [first])
         await #expect(throws: ChatError.noSuchPost) { try await model.delete(second) }
         await #expect(throws: ChatError.noSuchPost) { try await model.edit(second, text: "resurrected") }
@@ -73,7 +74,7 @@ struct ChatViewModelTests {
             try await model.post(String(repeating: "x", count: ChatPost.maxLength + 1))
         }
         try await model.post(String(repeating: "y", count: ChatPost.maxLength))
-        await eventually { model.posts.count == 2 }
+        await waitUntil { model.posts.count == 2 }
         #expect(model.posts.map(\.text.count) == ["first, edited".count, ChatPost.maxLength])
     }
 
@@ -82,7 +83,7 @@ struct ChatViewModelTests {
         let server = try SharedChatServer.server
         let (model, email) = try await verifiedModel(server, "cai")
         try await model.post("still here")
-        await eventually { model.posts.count == 1 }
+        await waitUntil { model.posts.count == 1 }
 
         try model.signOut()
         #expect(model.phase == .signedOut)
@@ -95,14 +96,14 @@ struct ChatViewModelTests {
 
         try await model.signIn(email: email, password: "correct horse")
         #expect(model.phase == .chatting(email: email))
-        await eventually { model.posts.count == 1 }
+        await waitUntil { model.posts.count == 1 }
         #expect(model.posts.map(\.text) == ["still here"])
 
         // A restart: the same app name and session directory, a new process-level app and model.
         HearthApp.configure(name: model.app.name, options: model.app.options)
         let restarted = ChatViewModel(app: try #require(HearthApp.app(name: model.app.name)), timeZone: .gmt)
         #expect(restarted.phase == .chatting(email: email))
-        await eventually { restarted.posts.count == 1 }
+        await waitUntil { restarted.posts.count == 1 }
         #expect(restarted.posts.map(\.text) == ["still here"])
         try restarted.signOut()
     }
