@@ -72,7 +72,8 @@ enum ListenBenchSocket {
     }
 }
 
-/// A blocking HTTP/1.1 keep-alive connection for set-up requests and paced writes.
+/// A blocking HTTP/1.1 keep-alive connection for set-up requests and paced writes, and raw stream reading for the
+/// tree benchmark's listeners.
 final class ListenBenchConnection {
     let fd: Int32
     private var pending: [UInt8] = []
@@ -104,10 +105,22 @@ final class ListenBenchConnection {
                     return (status, responseBody)
                 }
             }
-            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw BenchError("\(method) \(path): the server closed the connection") }
-            pending += scratch[..<count]
+            let chunk = try read()
+            guard !chunk.isEmpty else { throw BenchError("\(method) \(path): the server closed the connection") }
+            pending += chunk
         }
+    }
+
+    /// Writes all of `bytes` (a request the caller built itself, such as a streaming GET).
+    func write(_ bytes: [UInt8]) throws {
+        try ListenBenchSocket.write(fd, bytes)
+    }
+
+    /// Reads what is available, blocking until something is; empty at the end of the stream.
+    func read() throws -> [UInt8] {
+        let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { throw BenchError("recv() failed: errno \(errno)") }
+        return Array(scratch[..<count])
     }
 
     /// A request that must answer 2xx.

@@ -34,11 +34,11 @@ struct TreeStreamLoad {
 
     /// One listener connection and what has been parsed from it.
     private final class Listener: @unchecked Sendable {
-        let socket: TreeSocket
+        let socket: ListenBenchConnection
         var buffer: [UInt8] = []
         var headDone = false
         var started = false
-        init(socket: TreeSocket) { self.socket = socket }
+        init(socket: ListenBenchConnection) { self.socket = socket }
     }
 
     private struct Shared: Sendable {
@@ -58,7 +58,7 @@ struct TreeStreamLoad {
         log("opening \(listeners) streams")
         var all: [Listener] = []
         for index in 0..<listeners {
-            let socket = try TreeSocket(port: port)
+            let socket = try ListenBenchConnection(port: port)
             // HTTP/1.0: the body comes unchunked, so SSE frames can be scanned directly.
             try socket.write(Array("GET /rooms/t\(index).json HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n".utf8))
             all.append(Listener(socket: socket))
@@ -103,7 +103,7 @@ struct TreeStreamLoad {
             let thread = Thread { [port, listeners, writesPerSecond, writerThreads] in
                 defer { writers.leave() }
                 do {
-                    let socket = try TreeSocket(port: port)
+                    let socket = try ListenBenchConnection(port: port)
                     var random = SystemRandomNumberGenerator()
                     for index in stride(from: writer, to: total, by: writerThreads) {
                         let slot = begin + UInt64(index) * 1_000_000_000 / UInt64(writesPerSecond)
@@ -111,7 +111,7 @@ struct TreeStreamLoad {
                         if slot > now { usleep(UInt32((slot - now) / 1000)) }
                         let room = Int.random(in: 0..<listeners, using: &random)
                         let stamp = DispatchTime.now().uptimeNanoseconds
-                        let status = try socket.request(
+                        let (status, _) = try socket.request(
                             "PUT", "/rooms/t\(room)/live.json?print=silent", body: Array(String(stamp).utf8))
                         guard status == 204 else { throw BenchError("PUT answered \(status)") }
                     }
@@ -155,18 +155,20 @@ struct TreeStreamLoad {
                 }
                 listener.buffer += bytes
                 if !listener.headDone {
-                    guard let end = TreeSocket.find([13, 10, 13, 10], in: listener.buffer) else { continue }
+                    guard let end = ListenBenchParsing.find([13, 10, 13, 10], in: listener.buffer, from: 0) else {
+                        continue
+                    }
                     listener.buffer.removeFirst(end + 4)
                     listener.headDone = true
                 }
-                while let end = TreeSocket.find([10, 10], in: listener.buffer) {
+                while let end = ListenBenchParsing.find([10, 10], in: listener.buffer, from: 0) {
                     let frame = Array(listener.buffer[..<end])
                     listener.buffer.removeFirst(end + 2)
                     if !listener.started {
                         listener.started = true
                         started += 1
                     }
-                    guard let at = TreeSocket.find(livePrefix, in: frame) else { continue }
+                    guard let at = ListenBenchParsing.find(livePrefix, in: frame, from: 0) else { continue }
                     let digits = frame[(at + livePrefix.count)...].prefix { (48...57).contains($0) }
                     if let stamp = UInt64(String(decoding: digits, as: UTF8.self)), now >= stamp {
                         latencies.append(Double(now - stamp) / 1e6)
