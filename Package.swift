@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "HearthModels", dependencies: ["Hearth"], swiftSettings: swiftSettings),
 
         // ── Server domain ──
-        .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        .target(name: "HearthRules", dependencies: ["HearthCore", "HearthCrypto"], swiftSettings: swiftSettings),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],

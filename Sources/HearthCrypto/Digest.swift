@@ -15,6 +15,22 @@ public enum SHA256 {
     }
 }
 
+/// MD5 (RFC 1321), for the rules language's `hashing.md5` (comparing a client's checksum); never for security.
+public enum MD5 {
+    /// The 16-byte digest of `data`.
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let bytes = Array(data)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_md5(), nil)
+            }
+        }
+        return Array(digest.prefix(Int(length)))
+    }
+}
+
 /// HMAC-SHA-256 (RFC 2104).
 public enum HMACSHA256 {
     /// The 32-byte authentication code of `data` under `key`.

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import HearthCore
+internal import HearthCrypto
 
 /// Global functions (`int()`, `string()`, `path()`…) and the `math`, `timestamp`, `duration` and `latlng`
 /// namespaces.
@@ -123,8 +124,8 @@ enum RulesFunctions {
             switch function {
             case "crc32": return .bytes(RulesHashing.crc32(input))
             case "crc32c": return .bytes(RulesHashing.crc32c(input))
-            case "md5": return .bytes(RulesHashing.md5(input))
-            case "sha256": return .bytes(RulesHashing.sha256(input))
+            case "md5": return .bytes(MD5.hash(input))
+            case "sha256": return .bytes(SHA256.hash(input))
             default: throw fail("unknown function 'hashing.\(function)'", location)
             }
         case ("latlng", "value", 2):
