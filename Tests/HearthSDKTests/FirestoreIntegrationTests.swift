@@ -133,6 +133,17 @@ struct FirestoreIntegrationTests {
         #expect(numbers(try await collection.whereField("n", in: [3, 7, 99]).getDocuments()).sorted() == [3, 7])
         #expect(numbers(try await collection.whereField("n", notIn: Array(2..<12)).getDocuments()) == [0, 1])
         #expect(numbers(try await collection.whereField(FieldPath.documentID(), isEqualTo: "d5").getDocuments()) == [5])
+        // Every operator also takes a FieldPath, as in Firebase.
+        let n = FieldPath(["n"])
+        let tags = FieldPath(["tags"])
+        #expect(numbers(try await collection.whereField(n, isLessThanOrEqualTo: 1).getDocuments()) == [0, 1])
+        #expect(numbers(try await collection.whereField(n, isGreaterThanOrEqualTo: 10).getDocuments()) == [10, 11])
+        #expect(
+            numbers(try await collection.whereField(tags, arrayContains: "t1").getDocuments()).sorted() == [1, 5, 9])
+        #expect(
+            numbers(try await collection.whereField(tags, arrayContainsAny: ["t1", "t2"]).getDocuments()).sorted()
+                == [1, 2, 5, 6, 9, 10])
+        #expect(numbers(try await collection.whereField(n, notIn: Array(2..<12)).getDocuments()) == [0, 1])
         let or = collection.whereFilter(
             .orFilter([
                 .whereField("n", isEqualTo: 1),

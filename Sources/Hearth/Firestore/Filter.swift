@@ -80,12 +80,30 @@ public final class Filter: Sendable {
     public static func whereField(_ path: FieldPath, isLessThan value: Any) -> Filter {
         Self.field(path, .lessThan, value)
     }
+    /// `field <= value` by ``FieldPath``.
+    public static func whereField(_ path: FieldPath, isLessThanOrEqualTo value: Any) -> Filter {
+        Self.field(path, .lessThanOrEqual, value)
+    }
     /// `field > value` by ``FieldPath``.
     public static func whereField(_ path: FieldPath, isGreaterThan value: Any) -> Filter {
         Self.field(path, .greaterThan, value)
     }
+    /// `field >= value` by ``FieldPath``.
+    public static func whereField(_ path: FieldPath, isGreaterThanOrEqualTo value: Any) -> Filter {
+        Self.field(path, .greaterThanOrEqual, value)
+    }
+    /// The array field contains `value`, by ``FieldPath``.
+    public static func whereField(_ path: FieldPath, arrayContains value: Any) -> Filter {
+        Self.field(path, .arrayContains, value)
+    }
+    /// The array field contains any of `values` (at most 30), by ``FieldPath``.
+    public static func whereField(_ path: FieldPath, arrayContainsAny values: [Any]) -> Filter {
+        Self.field(path, .arrayContainsAny, values)
+    }
     /// The field equals one of `values`, by ``FieldPath``.
     public static func whereField(_ path: FieldPath, in values: [Any]) -> Filter { Self.field(path, .in, values) }
+    /// The field equals none of `values`, by ``FieldPath``.
+    public static func whereField(_ path: FieldPath, notIn values: [Any]) -> Filter { Self.field(path, .notIn, values) }
 }
 
 /// A filter operand converted from the caller's `Any` into Sendable form; document-ID strings stay strings until the

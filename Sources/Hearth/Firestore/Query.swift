@@ -78,12 +78,32 @@ public class Query: @unchecked Sendable {
     public func whereField(_ path: FieldPath, isLessThan value: Any) -> Query {
         whereFilter(.whereField(path, isLessThan: value))
     }
+    /// `field <= value` by ``FieldPath``.
+    public func whereField(_ path: FieldPath, isLessThanOrEqualTo value: Any) -> Query {
+        whereFilter(.whereField(path, isLessThanOrEqualTo: value))
+    }
     /// `field > value` by ``FieldPath``.
     public func whereField(_ path: FieldPath, isGreaterThan value: Any) -> Query {
         whereFilter(.whereField(path, isGreaterThan: value))
     }
+    /// `field >= value` by ``FieldPath``.
+    public func whereField(_ path: FieldPath, isGreaterThanOrEqualTo value: Any) -> Query {
+        whereFilter(.whereField(path, isGreaterThanOrEqualTo: value))
+    }
+    /// The array field contains `value`, by ``FieldPath``.
+    public func whereField(_ path: FieldPath, arrayContains value: Any) -> Query {
+        whereFilter(.whereField(path, arrayContains: value))
+    }
+    /// The array field contains any of `values` (at most 30), by ``FieldPath``.
+    public func whereField(_ path: FieldPath, arrayContainsAny values: [Any]) -> Query {
+        whereFilter(.whereField(path, arrayContainsAny: values))
+    }
     /// The field equals one of `values`, by ``FieldPath``.
     public func whereField(_ path: FieldPath, in values: [Any]) -> Query { whereFilter(.whereField(path, in: values)) }
+    /// The field equals none of `values`, by ``FieldPath``.
+    public func whereField(_ path: FieldPath, notIn values: [Any]) -> Query {
+        whereFilter(.whereField(path, notIn: values))
+    }
 
     // MARK: Order and limits
 
