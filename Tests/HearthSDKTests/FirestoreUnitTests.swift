@@ -99,6 +99,8 @@ struct FirestoreUnitTests {
         } catch let error as FirestoreErrorCode {
             #expect(error.code == code)
             #expect((error as NSError).domain == FirestoreErrorCode.errorDomain)
+            #expect((error as NSError).code == code.rawValue)
+            #expect((error as NSError).localizedDescription == error.message)
         }
     }
 

@@ -1,10 +1,10 @@
-public import Foundation
+import Foundation
 
 /// An authentication error — Hearth's `AuthErrorCode`, with Firebase's codes and numbering.
 ///
 /// Match it with `catch let error as AuthErrorCode where error.code == .wrongPassword` or
 /// `catch AuthErrorCode.wrongPassword`.
-public struct AuthErrorCode: Error, Sendable, Hashable, CustomStringConvertible, CustomNSError {
+public struct AuthErrorCode: CodedError {
     /// The error codes, numbered as Firebase numbers them.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// The custom token is malformed or not signed by a registered key.
@@ -64,13 +64,6 @@ public struct AuthErrorCode: Error, Sendable, Hashable, CustomStringConvertible,
         self.code = code
         self.message = message
     }
-
-    /// The bridged `NSError` code.
-    public var errorCode: Int { code.rawValue }
-    /// The bridged `NSError` user info.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
 
     /// `emailAlreadyInUse`.
     public static let emailAlreadyInUse = Code.emailAlreadyInUse

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HearthCore
 
 /// A Firestore error, with one of the 16 canonical codes — Hearth's `FirestoreErrorCode`.
@@ -6,7 +6,7 @@ import HearthCore
 /// Match it as with Firebase: `catch let error as FirestoreErrorCode where error.code == .notFound`, or
 /// `catch FirestoreErrorCode.notFound`. Bridged to `NSError` in domain ``errorDomain`` with ``Code-swift.enum``'s
 /// raw value as the code.
-public struct FirestoreErrorCode: Error, Sendable, Hashable, CustomStringConvertible, CustomNSError {
+public struct FirestoreErrorCode: CodedError {
     /// The canonical codes, with Firestore's numbering.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// The operation completed successfully (never thrown).
@@ -58,13 +58,6 @@ public struct FirestoreErrorCode: Error, Sendable, Hashable, CustomStringConvert
         self.code = code
         self.message = message
     }
-
-    /// The bridged `NSError` code.
-    public var errorCode: Int { code.rawValue }
-    /// The bridged `NSError` user info, with the message as its localized description.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
-    /// `CODE: message`.
-    public var description: String { "\(code): \(message)" }
 
     /// `cancelled`.
     public static let cancelled = Code.cancelled
