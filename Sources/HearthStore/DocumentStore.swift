@@ -8,9 +8,10 @@ public protocol DocumentStore: Sendable {
     /// once the commit is durable (or failed), on a thread of the store's choosing. `database` names documents
     /// in error messages.
     /// With a read-write `transaction`, the commit first checks that nothing the transaction read has changed
-    /// (`ABORTED` otherwise) and then ends the transaction.
+    /// (`ABORTED` otherwise) and then ends the transaction. A `judge` (the caller's security rules) runs inside the
+    /// commit's transaction on the commit as worked out; if it throws, nothing is applied and its error is the answer.
     func commit(
-        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
 
     /// The documents at several paths, read from one consistent snapshot; `nil` where missing. In a
@@ -22,7 +23,9 @@ public protocol DocumentStore: Sendable {
     func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults
 
     /// Aggregates (`count`, `sum`, `avg`) over a query's matches.
-    func runAggregation(_ query: AggregationQuery, transaction: TransactionID?) throws(HearthError) -> AggregationResults
+    func runAggregation(
+        _ query: AggregationQuery, transaction: TransactionID?
+    ) throws(HearthError) -> AggregationResults
 
     /// Starts a transaction.
     func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID
@@ -136,7 +139,10 @@ public struct ListDocumentsRequest: Sendable, Equatable {
     public var descending: Bool
 
     /// Creates a request.
-    public init(collection: ResourcePath, pageSize: Int, pageToken: String? = nil, orderBy: FieldPath? = nil, descending: Bool = false) {
+    public init(
+        collection: ResourcePath, pageSize: Int, pageToken: String? = nil, orderBy: FieldPath? = nil,
+        descending: Bool = false
+    ) {
         self.collection = collection
         self.pageSize = pageSize
         self.pageToken = pageToken
@@ -173,7 +179,9 @@ public struct ChangeRecord: Sendable, Equatable {
     public var path: ResourcePath
 
     /// Creates a record.
-    public init(sequence: Int64, commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?) {
+    public init(
+        sequence: Int64, commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?
+    ) {
         self.sequence = sequence
         self.commitTime = commitTime
         self.path = path
@@ -203,16 +211,26 @@ public struct StoreStatistics: Sendable, Equatable {
 }
 
 extension DocumentStore {
-    /// Commits outside any transaction.
+    /// Commits without a rules check.
+    public func commit(
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
+    ) {
+        commit(writes, in: database, transaction: transaction, judge: nil, completion: completion)
+    }
+
+    /// Commits outside any transaction, without a rules check.
     public func commit(
         _ writes: [Write], in database: DatabaseName,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
-        commit(writes, in: database, transaction: nil, completion: completion)
+        commit(writes, in: database, transaction: nil, judge: nil, completion: completion)
     }
 
     /// The document at a path, or `nil`.
-    public func document(at path: ResourcePath, transaction: TransactionID? = nil) throws(HearthError) -> StoredDocument? {
+    public func document(
+        at path: ResourcePath, transaction: TransactionID? = nil
+    ) throws(HearthError) -> StoredDocument? {
         try documents(at: [path], transaction: transaction)[0]
     }
 

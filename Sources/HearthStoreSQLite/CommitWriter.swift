@@ -8,9 +8,16 @@ import Synchronization
 /// it wakes into one SQLite transaction (group commit). Each commit runs inside its own savepoint, so one
 /// commit's failed precondition rolls back that commit alone; the acknowledgements go out after `COMMIT`.
 final class CommitWriter: Sendable {
+    /// A document commit: its writes, the transaction's reads to validate, and the rules check to run on it.
+    struct CommitJob: Sendable {
+        var writes: [Write]
+        var database: DatabaseName
+        var reads: TransactionRegistry.ReadSet?
+        var judge: CommitJudge?
+    }
+
     enum Job: Sendable {
-        case commit(
-            [Write], DatabaseName, TransactionRegistry.ReadSet?, @Sendable (Result<CommitResult, HearthError>) -> Void)
+        case commit(CommitJob, @Sendable (Result<CommitResult, HearthError>) -> Void)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
@@ -136,11 +143,11 @@ final class CommitWriter: Sendable {
                     let recordsBefore = pendingRecords.withLock { $0.count }
                     var failed = false
                     switch job {
-                    case .commit(let batch, let database, let reads, let completion):
-                        let result = try runCommit(batch, database: database, reads: reads)
+                    case .commit(let commit, let completion):
+                        let result = try runCommit(commit)
                         if case .success = result {
                             committed += 1
-                            writes += batch.count
+                            writes += commit.writes.count
                         } else {
                             failedJobs += 1
                             failed = true
@@ -200,37 +207,71 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// One commit: every write or none. A multi-write commit runs in its own savepoint; a single write fails, if
-    /// at all, before it changes a row (preconditions and limits are checked first), so it needs none. A storage
-    /// error there is rethrown and fails the whole group, so nothing half-written can commit.
-    private func runCommit(
-        _ writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?
-    ) throws
-        -> Result<CommitResult, HearthError>
-    {
+    /// One commit: every write or none. A multi-write or judged commit runs in its own savepoint; an unjudged single
+    /// write fails, if at all, before it changes a row (preconditions and limits are checked first), so it needs
+    /// none. A storage error there is rethrown and fails the whole group, so nothing half-written can commit.
+    ///
+    /// The judge runs after every write is applied, on this connection: documents the commit does not write read as
+    /// they are at this moment, the ones it writes as each write found and left them; a refusal rolls the savepoint
+    /// back.
+    private func runCommit(_ commit: CommitJob) throws -> Result<CommitResult, HearthError> {
         let commitTime = nextCommitTime()
+        let writes = commit.writes
         let body = { [self] () throws -> [WriteResult] in
-            if let reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
-            return try writes.map { write in try apply(write, commitTime: commitTime, database: database) }
+            if let reads = commit.reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
+            guard let judge = commit.judge else {
+                return try writes.map { write in
+                    try apply(write, commitTime: commitTime, database: commit.database).result
+                }
+            }
+            var results: [WriteResult] = []
+            var changes: [CommitProposal.Change] = []
+            results.reserveCapacity(writes.count)
+            changes.reserveCapacity(writes.count)
+            for write in writes {
+                let applied = try apply(write, commitTime: commitTime, database: commit.database)
+                results.append(applied.result)
+                changes.append(applied.change)
+            }
+            try judge(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
+            return results
         }
+        let isolated = writes.count != 1 || commit.judge != nil
         do {
-            let results = writes.count == 1 ? try body() : try connection.savepoint("commit", body)
+            let results = isolated ? try connection.savepoint("commit", body) : try body()
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
         } catch let error as HearthError {
             return .failure(error)
-        } catch let error where writes.count != 1 {
+        } catch let error where isolated {
             return .failure(.internal("The commit failed: \(error)"))
         }
     }
 
-    private func apply(_ write: Write, commitTime: Timestamp, database: DatabaseName) throws -> WriteResult {
+    /// A document as the writer connection sees it now, for the rules' reads.
+    private func storedDocument(_ path: ResourcePath) throws(HearthError) -> DocumentSnapshot? {
+        let document: StoredDocument?
+        do {
+            document = try DocumentRows.fetch(path, in: connection)
+        } catch {
+            throw .internal("Reading \(path) for the rules failed: \(error)")
+        }
+        return try document?.snapshot()
+    }
+
+    /// Applies one write; returns its result and the change as the rules see it.
+    private func apply(
+        _ write: Write, commitTime: Timestamp, database: DatabaseName
+    ) throws -> (result: WriteResult, change: CommitProposal.Change) {
         let before = try DocumentRows.fetch(write.path, in: connection)
         let current = try before?.snapshot()
         let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime, database: database)
+        let change = CommitProposal.Change(write: write, before: current, after: outcome.document)
         guard outcome.changed else {
-            return WriteResult(
-                updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
-                document: outcome.document == nil ? nil : before)
+            return (
+                WriteResult(
+                    updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
+                    document: outcome.document == nil ? nil : before), change
+            )
         }
         var after: StoredDocument?
         if let document = outcome.document {
@@ -246,7 +287,10 @@ final class CommitWriter: Sendable {
         let record = try ChangeLog.append(
             commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
         pendingRecords.withLock { $0.append(record) }
-        return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
+        return (
+            WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after),
+            change
+        )
     }
 
     private func runDeleteAll() -> Result<Int, HearthError> {
@@ -300,7 +344,7 @@ final class CommitWriter: Sendable {
 
     private static func fail(_ job: Job, _ error: HearthError) {
         switch job {
-        case .commit(_, _, _, let completion): completion(.failure(error))
+        case .commit(_, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
         case .atomic(_, let completion): completion(.failure(error))

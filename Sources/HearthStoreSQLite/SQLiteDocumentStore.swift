@@ -98,7 +98,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func commit(
-        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
         var reads: TransactionRegistry.ReadSet?
@@ -115,7 +115,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             completion(.failure(error))
             return
         }
-        writer.submit(.commit(writes, database, reads, completion))
+        writer.submit(
+            .commit(CommitWriter.CommitJob(writes: writes, database: database, reads: reads, judge: judge), completion))
     }
 
     public func documents(

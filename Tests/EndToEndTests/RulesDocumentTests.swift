@@ -143,6 +143,54 @@ struct RulesDocumentTests {
         }
     }
 
+    @Test("writes are judged inside the commit: request.time is the commit time, getAfter sees the whole commit")
+    func judgedInsideTheCommit() async throws {
+        try await Self.withRulesServer { server, a, _ in
+            let client = server.client
+            let rules = """
+                rules_version = '2';
+                service cloud.firestore {
+                  match /databases/{database}/documents {
+                    match /stamped/{id} {
+                      allow read: if true;
+                      allow create: if request.auth != null && request.resource.data.at == request.time
+                        && getAfter(/databases/$(database)/documents/index/$(id)).data.by == request.auth.uid;
+                    }
+                    match /index/{id} {
+                      allow create: if request.auth != null && request.resource.data.by == request.auth.uid
+                        && existsAfter(/databases/$(database)/documents/stamped/$(id));
+                    }
+                  }
+                }
+                """
+            let body = JSONValue.object(["rules": .object(["files": .array([.object(["content": .string(rules)])])])])
+            try expectOK(
+                try await client.request("PUT", "/emulator/v1/projects/demo:securityRules", json: body.jsonString))
+            func commit(_ id: String, stamp: String, by: String) -> String {
+                let time =
+                    stamp == "server"
+                    ? #""updateTransforms":[{"fieldPath":"at","setToServerValue":"REQUEST_TIME"}]"#
+                    : #""updateTransforms":[]"#
+                let fields = stamp == "server" ? "{}" : #"{"at":{"timestampValue":"\#(stamp)"}}"#
+                return #"{"writes":[{"update":{"name":"\#(FS.name("stamped/\(id)"))","fields":\#(fields)},\#(time)},"#
+                    + #"{"update":{"name":"\#(FS.name("index/\(id)"))","fields":{"by":{"stringValue":"\#(by)"}}}}]}"#
+            }
+            // A client clock is never the commit time; the server's timestamp always is.
+            Self.denied(
+                try await client.request(
+                    "POST", "\(FS.root()):commit", json: commit("s1", stamp: "2024-01-01T00:00:00Z", by: a.uid),
+                    headers: a.headers))
+            Self.denied(
+                try await client.request(
+                    "POST", "\(FS.root()):commit", json: commit("s1", stamp: "server", by: "someone-else"),
+                    headers: a.headers))
+            try expectOK(
+                try await client.request(
+                    "POST", "\(FS.root()):commit", json: commit("s1", stamp: "server", by: a.uid), headers: a.headers))
+            try expectOK(try await client.request("GET", FS.path("stamped/s1"), headers: a.headers))
+        }
+    }
+
     @Test("rules replaced through the emulator endpoint; a file with errors is rejected with line:column")
     func emulatorReplace() async throws {
         try await Self.withRulesServer { server, a, _ in

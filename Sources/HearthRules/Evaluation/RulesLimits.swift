@@ -11,7 +11,7 @@ public struct RulesLimits: Sendable, Hashable {
     public var maximumReads: Int
     /// Reads per multi-document request (commit, batch, transaction).
     public var maximumBatchReads: Int
-    /// Wall-clock budget per request, in nanoseconds.
+    /// Wall-clock budget per request (all the documents of a commit together), in nanoseconds.
     public var maximumNanoseconds: Int64
     /// Longest string a regular expression is matched against (Firestore uses RE2, which cannot backtrack; this
     /// engine's regular expressions can, so inputs are bounded instead).

@@ -26,11 +26,11 @@ final class FirestoreSession {
         maximumReads = isBatch ? limits.maximumBatchReads : limits.maximumReads
     }
 
-    /// Starts the expression and time budgets afresh for the next document of a commit; the read budget and cache
-    /// stay shared across the commit, as Firestore counts reads per request.
+    /// Starts the expression budget afresh for the next document of a commit; the read budget and cache stay shared
+    /// across the commit, as Firestore counts reads per request, and so does the time budget: a commit is judged on
+    /// the store's single writer thread, which a per-document budget would let a large commit hold for many times it.
     func beginDocument() {
         steps = 0
-        deadline = nil
     }
 
     func fail(_ message: String, _ location: SourceLocation) -> EvaluationError {

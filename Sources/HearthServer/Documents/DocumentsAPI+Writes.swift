@@ -18,34 +18,39 @@ extension DocumentsAPI {
         let fields = try Self.documentFields(try RequestParameters.body(request))
         let path = route.path.appending(id)
         let write = Write(path: path, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
-        try access?.authorizeWrites(request, [write], database: route.database)
-        return commitOne(write, database: route.database, mask: mask)
+        let judge = try access?.commitJudge(request, database: route.database)
+        return commitOne(write, database: route.database, mask: mask, judge: judge)
     }
 
     /// `PATCH …/documents/{document}`: overwrites, or with `updateMask.fieldPaths` merges, a document.
     func patch(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(
             request,
-            allowed: ["updateMask.fieldPaths", "mask.fieldPaths", "currentDocument.exists", "currentDocument.updateTime"])
+            allowed: [
+                "updateMask.fieldPaths", "mask.fieldPaths", "currentDocument.exists", "currentDocument.updateTime",
+            ])
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
         let updateMask = try RequestParameters.fieldPaths(request, "updateMask.fieldPaths")
         let precondition = try Precondition(
-            exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
+            exists: request.queryValue("currentDocument.exists"),
+            updateTime: request.queryValue("currentDocument.updateTime"))
         let fields = try Self.documentFields(try RequestParameters.body(request))
-        let write = Write(path: route.path, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
-        try access?.authorizeWrites(request, [write], database: route.database)
-        return commitOne(write, database: route.database, mask: mask)
+        let write = Write(
+            path: route.path, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
+        let judge = try access?.commitJudge(request, database: route.database)
+        return commitOne(write, database: route.database, mask: mask, judge: judge)
     }
 
     /// `DELETE …/documents/{document}`.
     func delete(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: ["currentDocument.exists", "currentDocument.updateTime"])
         let precondition = try Precondition(
-            exists: request.queryValue("currentDocument.exists"), updateTime: request.queryValue("currentDocument.updateTime"))
+            exists: request.queryValue("currentDocument.exists"),
+            updateTime: request.queryValue("currentDocument.updateTime"))
         let write = Write(path: route.path, operation: .delete, precondition: precondition)
-        try access?.authorizeWrites(request, [write], database: route.database)
+        let judge = try access?.commitJudge(request, database: route.database)
         return .deferred { respond in
-            store.commit([write], in: route.database) { result in
+            store.commit([write], in: route.database, transaction: nil, judge: judge) { result in
                 switch result {
                 case .success: respond(Responses.emptyObject)
                 case .failure(let error): respond(Responses.error(error))
@@ -60,15 +65,18 @@ extension DocumentsAPI {
         guard route.path.segments.isEmpty else {
             throw .invalidArgument(":commit is called on the documents root, …/databases/(default)/documents:commit.")
         }
-        let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["writes", "transaction"])
-        let transaction = try body.string("transaction").map { text throws(HearthError) in try TransactionID(base64: text) }
+        let body = try JSONObjectReader(
+            try RequestParameters.body(request), at: "", allowed: ["writes", "transaction"])
+        let transaction = try body.string("transaction").map { text throws(HearthError) in
+            try TransactionID(base64: text)
+        }
         var writes: [Write] = []
         for (index, item) in (try body.array("writes") ?? []).enumerated() {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
-        try access?.authorizeWrites(request, writes, database: route.database)
+        let judge = try access?.commitJudge(request, database: route.database)
         return .deferred { [writes, transaction] respond in
-            store.commit(writes, in: route.database, transaction: transaction) { result in
+            store.commit(writes, in: route.database, transaction: transaction, judge: judge) { result in
                 switch result {
                 case .success(let commit): respond(Responses.json(Self.encode(commit)))
                 case .failure(let error): respond(Responses.error(error))
@@ -78,9 +86,10 @@ extension DocumentsAPI {
     }
 
     /// Commits one write and answers with the resulting document.
-    private func commitOne(_ write: Write, database: DatabaseName, mask: [FieldPath]?) -> HTTPReply {
+    private func commitOne(_ write: Write, database: DatabaseName, mask: [FieldPath]?, judge: CommitJudge?) -> HTTPReply
+    {
         .deferred { respond in
-            store.commit([write], in: database) { result in
+            store.commit([write], in: database, transaction: nil, judge: judge) { result in
                 do throws(HearthError) {
                     guard let document = try result.get().writeResults.first?.document else {
                         throw .internal("The commit returned no document.")
@@ -95,8 +104,11 @@ extension DocumentsAPI {
 
     /// The fields of a `Document` request body (`name`, `createTime` and `updateTime` are output-only and ignored).
     static func documentFields(_ json: JSONValue) throws(HearthError) -> [String: Value] {
-        let document = try JSONObjectReader(json, at: "document", allowed: ["name", "fields", "createTime", "updateTime"])
-        return try document["fields"].map { json throws(HearthError) in try Value.decodeFields(json, at: "document.fields") } ?? [:]
+        let document = try JSONObjectReader(
+            json, at: "document", allowed: ["name", "fields", "createTime", "updateTime"])
+        return try document["fields"].map { json throws(HearthError) in
+            try Value.decodeFields(json, at: "document.fields")
+        } ?? [:]
     }
 
     /// A `CommitResponse`: `writeResults` (update time and transform results each) and `commitTime`.

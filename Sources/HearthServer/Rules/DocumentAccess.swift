@@ -4,10 +4,8 @@ import HearthRules
 import HearthStore
 
 /// Security-rules checks for the document API: each handler makes one call here before touching data, and a denial
-/// is `PERMISSION_DENIED` with nothing applied.
-///
-/// Checks run before the store call, outside its transaction: a concurrent write between check and commit can
-/// change what the rules saw (Firestore evaluates inside the transaction).
+/// is `PERMISSION_DENIED` with nothing applied. Reads are judged before the store reads; writes carry their check
+/// into the store's commit (``commitJudge(_:database:)``), which runs it inside the commit's transaction.
 struct DocumentAccess: Sendable {
     let engine: RulesEngine
     let authenticator: RequestAuthenticator
@@ -35,7 +33,7 @@ struct DocumentAccess: Sendable {
         guard !paths.isEmpty else { return }
         let rules = engine.firestoreRules
         let documents = try store.documents(at: paths, transaction: nil)
-        let reader = StoreDocumentReader(store: store, after: [:])
+        let reader = StoreDocumentReader(store: store)
         let now = Timestamp.now
         for (path, document) in zip(paths, documents) {
             let request = FirestoreRequest(
@@ -61,7 +59,7 @@ struct DocumentAccess: Sendable {
         let info = RulesQueryInfo(
             limit: query.limit, offset: query.offset == 0 ? nil : query.offset,
             orderBy: query.orderBy.map { $0.field.description })
-        let reader = StoreDocumentReader(store: store, after: [:])
+        let reader = StoreDocumentReader(store: store)
         for constraints in Self.constraintSets(query.filter) {
             let rulesRequest = FirestoreRequest(
                 method: .list, path: collection, database: database.database, auth: auth, time: .now,
@@ -81,7 +79,7 @@ struct DocumentAccess: Sendable {
             method: .list, path: collection, database: database.database, auth: auth, time: .now,
             existingData: try document.fields(), query: RulesQueryInfo(limit: query.limit),
             isCollectionGroup: query.allDescendants)
-        let reader = StoreDocumentReader(store: store, after: [:])
+        let reader = StoreDocumentReader(store: store)
         guard engine.firestoreRules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
     }
 
@@ -96,44 +94,39 @@ struct DocumentAccess: Sendable {
         try authorizeQuery(request, query, database: database)
     }
 
-    /// The writes of one request or commit, judged together; `getAfter()` sees the commit's result.
-    func authorizeWrites(_ request: HTTPRequest, _ writes: [Write], database: DatabaseName) throws(HearthError) {
-        guard case .some(let auth) = try caller(request), !writes.isEmpty else { return }
+    /// The check the writes of one request or commit by this caller carry into the store (``CommitJudge``); `nil`
+    /// when rules do not apply. The store runs it inside the commit's transaction, so `resource`, `get()` and
+    /// `getAfter()` see exactly the state the commit applies to; the writes are judged together (one read budget,
+    /// `getAfter()` sees the whole commit), `request.time` is the commit time, and one denied write denies all.
+    func commitJudge(_ request: HTTPRequest, database: DatabaseName) throws(HearthError) -> CommitJudge? {
+        guard case .some(let auth) = try caller(request) else { return nil }
         let rules = engine.firestoreRules
-        let now = Timestamp.now
-        var states: [ResourcePath: DocumentSnapshot?] = [:]
-        let stored = try store.documents(at: writes.map(\.path), transaction: nil)
-        for (write, document) in zip(writes, stored) where states[write.path] == nil {
-            states[write.path] = try document?.snapshot()
-        }
-        var requests: [FirestoreRequest] = []
-        for write in writes {
-            let before = states[write.path] ?? nil
-            let outcome: WriteApplier.Outcome
-            do {
-                outcome = try WriteApplier.apply(write, to: before, commitTime: now, database: database)
-            } catch {
-                // A failed precondition or invalid write: the store reports it with the proper error.
-                return
+        let databaseID = database.database
+        return { proposal throws(HearthError) in
+            let isBatch = proposal.changes.count > 1
+            let requests = proposal.changes.map { change in
+                let method: FirestoreMethod
+                if case .delete = change.write.operation {
+                    method = .delete
+                } else {
+                    method = change.before == nil ? .create : .update
+                }
+                return FirestoreRequest(
+                    method: method, path: change.write.path, database: databaseID, auth: auth,
+                    time: proposal.commitTime, existingData: change.before?.fields,
+                    newData: method == .delete ? nil : change.after?.fields ?? [:], isBatch: isBatch)
             }
-            states[write.path] = outcome.document
-            let method: FirestoreMethod
-            if case .delete = write.operation {
-                method = .delete
+            let reader = ProposalDocumentReader(proposal: proposal)
+            let allowed: Bool
+            if requests.count == 1 {
+                allowed = rules.authorize(requests[0], reader: reader).isAllowed
             } else {
-                method = before == nil ? .create : .update
+                let decisions = rules.authorize(batch: requests, reader: reader)
+                allowed = decisions.count == requests.count && decisions.allSatisfy(\.isAllowed)
             }
-            requests.append(
-                FirestoreRequest(
-                    method: method, path: write.path, database: database.database, auth: auth, time: now,
-                    existingData: before?.fields, newData: method == .delete ? nil : outcome.document?.fields ?? [:],
-                    isBatch: writes.count > 1))
+            try reader.rethrow()
+            guard allowed else { throw Self.denied }
         }
-        var after: [ResourcePath: [String: Value]?] = [:]
-        for (path, state) in states { after[path] = state?.fields }
-        let reader = StoreDocumentReader(store: store, after: after)
-        let decisions = rules.authorize(batch: requests, reader: reader)
-        guard decisions.count == requests.count, decisions.allSatisfy(\.isAllowed) else { throw Self.denied }
     }
 
     /// The equality constraints of each OR branch, as nested document fields (`a.b == 1` → `{a: {b: 1}}`).
@@ -176,18 +169,47 @@ struct DocumentAccess: Sendable {
     }
 }
 
-/// Serves `get()`/`exists()` from the store and `getAfter()`/`existsAfter()` from the commit's simulated result.
+/// Serves `get()`/`exists()`/`getAfter()`/`existsAfter()` for a read request from the store (nothing is written, so
+/// before and after are the same).
 struct StoreDocumentReader: RulesDocumentReader {
     let store: any DocumentStore
-    let after: [ResourcePath: [String: Value]?]
 
     func document(at path: ResourcePath) -> [String: Value]? {
         guard let document = try? store.documents(at: [path], transaction: nil).first, let document else { return nil }
         return try? document.fields()
     }
 
+    func documentAfter(at path: ResourcePath) -> [String: Value]? { document(at: path) }
+}
+
+/// Serves the rules' reads for a commit from its proposal, in the commit's transaction. A read error cannot surface
+/// through ``RulesDocumentReader``; it is kept, the document reads as missing, and the judge rethrows it once the
+/// rules are done, so an error never turns into a decision.
+final class ProposalDocumentReader: RulesDocumentReader {
+    private let proposal: CommitProposal
+    private var failure: HearthError?
+
+    init(proposal: CommitProposal) { self.proposal = proposal }
+
+    func document(at path: ResourcePath) -> [String: Value]? {
+        keep { () throws(HearthError) in try proposal.document(at: path) }
+    }
+
     func documentAfter(at path: ResourcePath) -> [String: Value]? {
-        if let simulated = after[path] { return simulated }
-        return document(at: path)
+        keep { () throws(HearthError) in try proposal.documentAfter(at: path) }
+    }
+
+    /// Throws the first read error, if any.
+    func rethrow() throws(HearthError) {
+        if let failure { throw failure }
+    }
+
+    private func keep(_ read: () throws(HearthError) -> DocumentSnapshot?) -> [String: Value]? {
+        do {
+            return try read()?.fields
+        } catch {
+            failure = failure ?? error
+            return nil
+        }
     }
 }

@@ -32,7 +32,7 @@ struct ListenAccess: ListenAuthorizer {
             let request = FirestoreRequest(
                 method: .get, path: document.path, database: database.database, auth: caller.auth, time: .now,
                 existingData: try document.fields())
-            let reader = StoreDocumentReader(store: access.store, after: [:])
+            let reader = StoreDocumentReader(store: access.store)
             guard rules.authorize(request, reader: reader).isAllowed else { throw DocumentAccess.denied }
         case .query(let query):
             try access.authorizeDelivery(auth: caller.auth, document, query: query, database: database)
