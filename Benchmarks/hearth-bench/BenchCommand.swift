@@ -26,6 +26,8 @@ enum BenchCommand {
           --tree-listeners N        streams for the tree delivery figure    (default 1000)
           --tree-writes N           writes/s during the tree delivery figure (default 1000)
           --skip-tree               skip the tree figures
+          --skip-rules              skip the security-rules figure (creates with and without an ownership rule)
+          --rules-only              measure the security-rules figure only
           --baselines-only          measure the baselines only, without hearth
           --check-targets           exit with status 3 when a target is missed
           -h, --help                show this help

@@ -19,6 +19,10 @@ struct BenchOptions: Sendable {
     var treeLeaves = 1_000_000
     var treeListeners = 1_000
     var treeWritesPerSecond = 1_000
+    /// Whether to measure the write path with and without security rules.
+    var measureRules = true
+    /// Measure only the security-rules figure (no baselines, no other Hearth figures).
+    var rulesOnly = false
 
     /// A usage mistake, reported with the usage hint.
     struct UsageError: Error, CustomStringConvertible {
@@ -58,7 +62,8 @@ struct BenchOptions: Sendable {
             case "--query-sizes":
                 let text = try value(argument)
                 let sizes = text.split(separator: ",").compactMap { Int($0) }
-                guard sizes.count == text.split(separator: ",").count, sizes.allSatisfy({ (1...5_000_000).contains($0) })
+                guard sizes.count == text.split(separator: ",").count,
+                    sizes.allSatisfy({ (1...5_000_000).contains($0) })
                 else { throw UsageError(description: "--query-sizes takes sizes like 10000,100000,1000000") }
                 options.querySizes = sizes
             case "--skip-queries": options.querySizes = []
@@ -66,6 +71,8 @@ struct BenchOptions: Sendable {
             case "--tree-listeners": options.treeListeners = try number(argument, 0...10_000)
             case "--tree-writes": options.treeWritesPerSecond = try number(argument, 1...100_000)
             case "--skip-tree": options.treeLeaves = 0
+            case "--skip-rules": options.measureRules = false
+            case "--rules-only": options.rulesOnly = true
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }

@@ -22,6 +22,7 @@ struct BenchReport {
     var hearthExitStatus: Int32?
     var queries: QueryBenchmark.Results?
     var tree: TreeBenchmark.Results?
+    var rules: RulesBenchmark.Results?
 
     /// Targets from the foundation issue.
     enum Target {
@@ -44,7 +45,7 @@ struct BenchReport {
 
     /// Rows whose result is a miss.
     var missedTargets: Int {
-        rows().filter { $0.result.hasPrefix("FAIL") }.count + (tree?.missedTargets ?? 0)
+        rows().filter { $0.result.hasPrefix("FAIL") }.count + (tree?.missedTargets ?? 0) + (rules?.missedTargets ?? 0)
     }
 
     private func rows() -> [Row] {
@@ -111,6 +112,9 @@ struct BenchReport {
         out +=
             "- Set-up: wrk and the servers share this machine, on 127.0.0.1; \(options.serverThreads) HTTP threads for "
         out += "hearth and for the bare handler; wrk `-t\(options.wrkThreads) -d\(options.duration)s --timeout 10s`\n\n"
+        if options.rulesOnly, let rules {
+            return out + "Only the security-rules figure (--rules-only).\n" + rules.markdown()
+        }
 
         out += "| figure | Hearth | baseline | ratio | target | result |\n"
         out += "| --- | ---: | ---: | ---: | --- | --- |\n"
@@ -138,7 +142,8 @@ struct BenchReport {
             out += "Equality + `orderBy` another field + `limit 20` through a declared composite index, one client "
             out += "(wrk `-t1 -c1`), latency measured at the client (so it includes HTTP); seeded at "
             out += "\(rate(queries.seedDocumentsPerSecond)) documents/s through `:commit`.\n\n"
-            out += "| documents in collection | queries/s | p50 | p99 | index entries read | documents read | target |\n"
+            out +=
+                "| documents in collection | queries/s | p50 | p99 | index entries read | documents read | target |\n"
             out += "| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
             for size in queries.sizes {
                 let passed = (size.latency.latencyP50 ?? .infinity) < 2 && (size.latency.latencyP99 ?? .infinity) < 10
@@ -157,6 +162,7 @@ struct BenchReport {
         }
 
         if let tree { out += tree.markdown() }
+        if let rules { out += rules.markdown() }
 
         out += "\n"
         if options.baselinesOnly {

@@ -21,6 +21,10 @@ struct Benchmark {
             machine: .current(), options: options, wrkVersion: wrk.version(), sqliteVersion: sqlite.sqliteVersion(),
             revision: Self.sourceRevision())
         log("machine: \(report.machine.processors) CPU(s), \(report.machine.cpuModel)")
+        if options.rulesOnly {
+            report.rules = try RulesBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
+            return report
+        }
 
         // ── HTTP baseline: the bare handler under exactly the loads Hearth gets ──
         try BareHandler.withServer(threads: options.serverThreads) { url in
@@ -42,6 +46,9 @@ struct Benchmark {
             }
             if options.treeLeaves > 0 {
                 report.tree = try TreeBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
+            }
+            if options.measureRules {
+                report.rules = try RulesBenchmark(options: options, wrk: wrk).run(workDirectory: workDirectory)
             }
         }
         return report

@@ -15,9 +15,9 @@ final class HearthServerProcess {
     /// `http://127.0.0.1:PORT`, read from the server's `listening on` line.
     let baseURL: String
 
-    /// Starts `hearth serve --host 127.0.0.1 --port 0 --data DIR --dev --threads N` and waits (at most 30 s) for
-    /// its `listening on http://HOST:PORT` line.
-    init(binary: String, dataDirectory: URL, logDirectory: URL, threads: Int) throws {
+    /// Starts `hearth serve --host 127.0.0.1 --port 0 --data DIR --dev --threads N` (then `extraArguments`) and waits
+    /// (at most 30 s) for its `listening on http://HOST:PORT` line.
+    init(binary: String, dataDirectory: URL, logDirectory: URL, threads: Int, extraArguments: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw BenchError("no hearth binary at \(binary) (build it: swift build -c release --product hearth)")
         }
@@ -31,10 +31,11 @@ final class HearthServerProcess {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory.path, "--dev",
-            "--threads", String(threads),
-        ]
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory.path, "--dev",
+                "--threads", String(threads),
+            ] + extraArguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = stderr

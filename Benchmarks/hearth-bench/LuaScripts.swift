@@ -19,11 +19,12 @@ enum LuaScripts {
         """
     }
 
-    /// `POST` of the same JSON body on every request.
-    static func post(body: String) -> String {
+    /// `POST` of the same JSON body on every request, with `Authorization: Bearer` when given a token.
+    static func post(body: String, bearer: String? = nil) -> String {
         """
         wrk.method = "POST"
         wrk.headers["Content-Type"] = "application/json"
+        \(bearer.map { "wrk.headers[\"Authorization\"] = \"Bearer \($0)\"" } ?? "")
         wrk.body = '\(body)'
         """
     }

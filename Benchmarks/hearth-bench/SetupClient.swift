@@ -20,10 +20,13 @@ struct SetupClient: Sendable {
     }
 
     /// Sends one request and waits (at most 60 s) for the whole response.
-    func send(_ method: String, _ path: String, json body: String? = nil) throws -> (status: Int, body: String) {
+    func send(
+        _ method: String, _ path: String, json body: String? = nil, bearer: String? = nil
+    ) throws -> (status: Int, body: String) {
         guard let url = URL(string: baseURL + path) else { throw BenchError("bad URL \(baseURL + path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -55,11 +58,12 @@ struct SetupClient: Sendable {
     /// Sends one request and throws unless the status is 2xx and the body contains `expected`.
     @discardableResult
     func expect(
-        _ method: String, _ path: String, json body: String? = nil, bodyContains expected: String
+        _ method: String, _ path: String, json body: String? = nil, bearer: String? = nil,
+        bodyContains expected: String
     ) throws
         -> String
     {
-        let (status, text) = try send(method, path, json: body)
+        let (status, text) = try send(method, path, json: body, bearer: bearer)
         guard (200..<300).contains(status), text.contains(expected) else {
             throw BenchError(
                 "\(method) \(path) answered \(status), expected 2xx with \(expected):\n\(text.prefix(600))")

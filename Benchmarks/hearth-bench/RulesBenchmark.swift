@@ -1,0 +1,121 @@
+import Foundation
+
+/// The rules issue's write-path figure: document creates by one signed-in user, each carrying its ID token and an
+/// `owner` field, against a server without rules and one with a typical ownership rule — each on a fresh server of
+/// its own, under the same wrk load — and the rate with rules as a share of the rate without.
+struct RulesBenchmark {
+    let options: BenchOptions
+    let wrk: WrkRunner
+
+    /// The ownership rule measured.
+    static let rules = """
+        rules_version = '2';
+        service cloud.firestore {
+          match /databases/{database}/documents {
+            match /owned/{id} {
+              allow create: if request.auth != null && request.resource.data.owner == request.auth.uid;
+            }
+          }
+        }
+        """
+
+    /// Both loads.
+    struct Results: Sendable {
+        var withoutRules: WrkResult?
+        var withRules: WrkResult?
+    }
+
+    func run(workDirectory: URL) throws -> Results {
+        let rulesFile = workDirectory.appendingPathComponent("owned.rules")
+        try Data(Self.rules.utf8).write(to: rulesFile)
+        var results = Results()
+        results.withoutRules = try measure(name: "hearth, create without rules", arguments: [], in: workDirectory)
+        results.withRules = try measure(
+            name: "hearth, create with an ownership rule", arguments: ["--rules", rulesFile.path], in: workDirectory)
+        return results
+    }
+
+    private func measure(name: String, arguments: [String], in workDirectory: URL) throws -> WrkResult {
+        let dataDirectory = workDirectory.appendingPathComponent("rules-data-\(arguments.isEmpty ? "off" : "on")")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let server = try HearthServerProcess(
+            binary: options.hearthPath, dataDirectory: dataDirectory, logDirectory: workDirectory,
+            threads: options.serverThreads, extraArguments: arguments)
+        let result: WrkResult
+        do {
+            let client = SetupClient(baseURL: server.baseURL)
+            let (uid, token) = try Self.signUp(client)
+            let body =
+                #"{"fields":{"owner":{"stringValue":"\#(uid)"},"title":{"stringValue":"hello"},"#
+                + #""n":{"integerValue":"42"},"done":{"booleanValue":false}}}"#
+            let path = LuaScripts.documentsPath + "/owned"
+            try client.expect(
+                "POST", path, json: body, bearer: token, bodyContains: "/documents/owned/")
+            result = try wrk.run(
+                WrkLoad(
+                    name: name, url: server.baseURL + path, script: LuaScripts.post(body: body, bearer: token),
+                    threads: options.wrkThreads, connections: options.connections, duration: options.duration))
+        } catch {
+            _ = try? server.stop()
+            throw BenchError("\(error)\n" + server.recentErrors())
+        }
+        let status = try server.stop()
+        guard status == 0 else {
+            throw BenchError("hearth (\(name)) exited with status \(status)\n" + server.recentErrors())
+        }
+        return result
+    }
+
+    /// Signs a new user up through the accounts API; returns its uid and ID token.
+    private static func signUp(_ client: SetupClient) throws -> (uid: String, token: String) {
+        let email = "bench-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let text = try client.expect(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench",
+            json: #"{"email":"\#(email)","password":"bench-password","returnSecureToken":true}"#,
+            bodyContains: "idToken")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let uid = object["localId"] as? String, let token = object["idToken"] as? String
+        else { throw BenchError("accounts:signUp answered without localId and idToken:\n\(text.prefix(600))") }
+        return (uid, token)
+    }
+}
+
+extension RulesBenchmark.Results {
+    /// The issue's target: writes with rules at least this share of the rate without.
+    static let targetShare = 0.8
+
+    /// The rate with rules as a share of the rate without; `nil` when not measured.
+    var share: Double? {
+        guard let with = withRules?.requestsPerSecond, let without = withoutRules?.requestsPerSecond, without > 0
+        else { return nil }
+        return with / without
+    }
+
+    /// Targets missed.
+    var missedTargets: Int { share.map { $0 < Self.targetShare ? 1 : 0 } ?? 0 }
+
+    /// The report section.
+    func markdown() -> String {
+        func ms(_ value: Double?) -> String {
+            guard let value else { return "—" }
+            return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
+        }
+        func rate(_ value: Double?) -> String {
+            guard let value, value.isFinite else { return "—" }
+            return NumberFormatter.localizedString(from: NSNumber(value: Int(value.rounded())), number: .decimal)
+        }
+        var out = "\n## Security rules on the write path\n\n"
+        out += "Creates (`POST …/documents/owned`) by one signed-in user, ID token and `owner` field on every request, "
+        out += "each on a fresh server; with rules: `allow create: if request.auth != null && "
+        out += "request.resource.data.owner == request.auth.uid`.\n\n"
+        out += "| load | creates/s | p50 | p99 |\n| --- | ---: | ---: | ---: |\n"
+        for result in [withoutRules, withRules].compactMap({ $0 }) {
+            out += "| \(result.load.name) (-c\(result.load.connections)) | \(rate(result.requestsPerSecond)) "
+            out += "| \(ms(result.latencyP50)) | \(ms(result.latencyP99)) |\n"
+        }
+        let verdict = share.map { $0 >= Self.targetShare ? "pass" : "FAIL" } ?? "—"
+        out += "\nRate with rules: \(share.map { String(format: "%.0f%%", $0 * 100) } ?? "—") of the rate without; "
+        out += "target ≥ \(Int(Self.targetShare * 100))%: \(verdict).\n"
+        return out
+    }
+}
