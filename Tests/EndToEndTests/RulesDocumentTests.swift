@@ -127,6 +127,76 @@ struct RulesDocumentTests {
         }
     }
 
+    @Test("range and array-contains filters prove rules for every document a query can return")
+    func rangeQueries() async throws {
+        try await Self.withRulesServer { server, a, b in
+            let client = server.client
+            let rules = """
+                rules_version = '2';
+                service cloud.firestore {
+                  match /databases/{database}/documents {
+                    match /scores/{id} {
+                      allow create: if request.auth != null;
+                      allow list: if request.auth != null && resource.data.points > 5;
+                    }
+                    match /rooms/{id} {
+                      allow create: if request.auth != null;
+                      allow list: if request.auth.uid in resource.data.members;
+                    }
+                  }
+                }
+                """
+            let body = JSONValue.object(["rules": .object(["files": .array([.object(["content": .string(rules)])])])])
+            try expectOK(
+                try await client.request("PUT", "/emulator/v1/projects/demo:securityRules", json: body.jsonString))
+            for points in [3, 7, 20] {
+                try expectOK(
+                    try await client.request(
+                        "POST", FS.path("scores"), query: [("documentId", "p\(points)")],
+                        json: #"{"fields":{"points":{"integerValue":"\#(points)"}}}"#, headers: a.headers))
+            }
+            try expectOK(
+                try await client.request(
+                    "POST", FS.path("rooms"), query: [("documentId", "r1")],
+                    json: #"{"fields":{"members":{"arrayValue":{"values":[{"stringValue":"\#(a.uid)"}]}}}}"#,
+                    headers: a.headers))
+            func query(_ collection: String, _ field: String, _ op: String, _ value: String) -> String {
+                #"{"structuredQuery":{"from":[{"collectionId":"\#(collection)"}],"where":{"fieldFilter":{"field":{"fieldPath":"\#(field)"},"op":"\#(op)","value":\#(value)}}}}"#
+            }
+            let high = try expectOK(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("scores", "points", "GREATER_THAN", #"{"integerValue":"10"}"#),
+                    headers: a.headers))
+            #expect(high.arrayValue?.compactMap { $0["document"]?["name"]?.stringValue } == [FS.name("scores/p20")])
+            try expectOK(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("scores", "points", "GREATER_THAN", #"{"integerValue":"5"}"#), headers: a.headers))
+            // p3 could be returned: the whole query is denied, not filtered.
+            Self.denied(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("scores", "points", "GREATER_THAN", #"{"integerValue":"2"}"#), headers: a.headers))
+            Self.denied(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("scores", "points", "GREATER_THAN_OR_EQUAL", #"{"integerValue":"5"}"#),
+                    headers: a.headers))
+            let rooms = try expectOK(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("rooms", "members", "ARRAY_CONTAINS", #"{"stringValue":"\#(a.uid)"}"#),
+                    headers: a.headers))
+            #expect(rooms.arrayValue?.compactMap { $0["document"]?["name"]?.stringValue } == [FS.name("rooms/r1")])
+            Self.denied(
+                try await client.request(
+                    "POST", "\(FS.root()):runQuery",
+                    json: query("rooms", "members", "ARRAY_CONTAINS", #"{"stringValue":"\#(a.uid)"}"#),
+                    headers: b.headers))
+        }
+    }
+
     @Test("a commit is judged as a whole: one denied write and nothing is applied")
     func commits() async throws {
         try await Self.withRulesServer { server, a, b in

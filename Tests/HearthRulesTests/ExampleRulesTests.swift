@@ -16,7 +16,7 @@ struct ExampleRulesTests {
     @Test(
         "example passes its tests",
         arguments: [
-            ("todos.rules", "todos.tests.json", 16), ("chat.database.rules.json", "chat.tests.json", 21),
+            ("todos.rules", "todos.tests.json", 19), ("chat.database.rules.json", "chat.tests.json", 21),
             // The Todo example keeps its rules beside it (Examples/Todo).
             ("../Todo/todo.rules", "../Todo/todo.tests.json", 8),
         ])
@@ -45,6 +45,37 @@ struct ExampleRulesTests {
         #expect(report.contains("FAIL wrong: expected allow, got deny"))
         #expect(report.contains("todos.rules:20:7: allow get, list:"))
         #expect(report.contains("0 passed, 1 failed"))
+    }
+
+    @Test("a list case is judged from its where filters, each branch of an in on its own")
+    func whereFilters() throws {
+        let file = try RulesFile(
+            source: """
+                rules_version = '2';
+                service cloud.firestore {
+                  match /databases/{database}/documents {
+                    match /scores/{id} { allow list: if resource.data.points > 5 && resource.data.level in ['a', 'b']; }
+                  }
+                }
+                """)
+        let cases = try RulesTestCase.load(
+            json: """
+                [{"name": "proven", "method": "list", "path": "scores", "expect": "allow",
+                  "where": [["points", ">", 10], ["level", "in", ["a", "b"]]]},
+                 {"name": "range too wide", "method": "list", "path": "scores", "expect": "deny",
+                  "where": [["points", ">", 2], ["level", "==", "a"]]},
+                 {"name": "one branch fails", "method": "list", "path": "scores", "expect": "deny",
+                  "where": [["points", ">=", 6], ["level", "in", ["a", "c"]]]},
+                 {"name": "pinned through resource", "method": "list", "path": "scores", "expect": "allow",
+                  "resource": {"level": "b"}, "where": [["points", ">", 5]]}]
+                """)
+        let results = RulesTestRunner.run(cases, against: file)
+        let allPassed = results.allSatisfy { $0.passed }
+        #expect(allPassed, "\(RulesTestRunner.report(results, rulesSource: file.source, rulesName: "x"))")
+        #expect(throws: RulesTestError.self) {
+            try RulesTestCase.load(
+                json: #"[{"method": "list", "path": "s", "expect": "deny", "where": [["a", "~", 1]]}]"#)
+        }
     }
 
     @Test("malformed test files are rejected", arguments: ["{}", "[1]", "[{\"method\": \"get\"}]", "not json"])

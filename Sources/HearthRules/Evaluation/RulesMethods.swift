@@ -11,6 +11,10 @@ enum RulesMethods {
         _ receiver: RulesValue, _ name: String, _ args: [RulesValue], _ location: SourceLocation,
         session: FirestoreSession
     ) throws(EvaluationError) -> RulesValue {
+        if case .constrained(let constraint) = receiver {
+            return try QueryProof.method(constraint, name, args, location)
+        }
+        if receiver.isPartial || args.contains(where: \.isPartial) { throw QueryProof.unproven(location) }
         let receiver = receiver.materialized
         let args = args.map(\.materialized)
         func none() throws(EvaluationError) {

@@ -7,6 +7,13 @@ protocol RulesObject: AnyObject, Sendable {
     func member(_ name: String) -> RulesValue?
     /// Every field, for map methods, equality and `in`.
     func materialize() -> [String: RulesValue]
+    /// Whether only some fields are known (a list's `resource.data`), so ``materialize()`` is not the whole map.
+    var isPartial: Bool { get }
+}
+
+extension RulesObject {
+    /// Objects know all their fields unless they say otherwise.
+    var isPartial: Bool { false }
 }
 
 /// Document fields, converted one at a time.
@@ -17,13 +24,46 @@ final class DocumentDataObject: RulesObject {
     func materialize() -> [String: RulesValue] { fields.mapValues(RulesValue.init) }
 }
 
+/// A list's `resource.data`: what the query's filters say of every document it can return — the pinned fields as
+/// values, the other constrained fields as ``RulesValue/constrained(_:)`` — and nothing of any other field.
+final class QueryDataObject: RulesObject {
+    let pinned: [String: Value]
+    let constraints: [FieldPath: RulesFieldConstraint]
+    init(pinned: [String: Value], constraints: [FieldPath: RulesFieldConstraint]) {
+        self.pinned = pinned
+        self.constraints = constraints
+    }
+    var isPartial: Bool { true }
+    func member(_ name: String) -> RulesValue? {
+        var below: [FieldPath: RulesFieldConstraint] = [:]
+        for (path, constraint) in constraints where path.segments.count > 1 && path.segments[0] == name {
+            below[FieldPath(segments: Array(path.segments.dropFirst()))] = constraint
+        }
+        if let value = pinned[name] {
+            guard !below.isEmpty, case .map(let fields) = value else { return RulesValue(value) }
+            return .object(QueryDataObject(pinned: fields, constraints: below))
+        }
+        if let constraint = constraints[FieldPath(segments: [name])] { return .constrained(constraint) }
+        return below.isEmpty ? nil : .object(QueryDataObject(pinned: [:], constraints: below))
+    }
+    func materialize() -> [String: RulesValue] {
+        var fields: [String: RulesValue] = [:]
+        for name in Set(pinned.keys).union(constraints.keys.map { $0.segments[0] }) { fields[name] = member(name) }
+        return fields
+    }
+}
+
 /// `resource` / `request.resource` / a `get()` result: `data`, `id`, `__name__`.
 final class ResourceObject: RulesObject {
     let path: [String]
-    let data: DocumentDataObject
+    let data: any RulesObject
     init(path: [String], data: [String: Value]) {
         self.path = path
         self.data = DocumentDataObject(data)
+    }
+    init(path: [String], query: RulesQueryConstraints) {
+        self.path = path
+        data = QueryDataObject(pinned: query.pinned, constraints: query.fields)
     }
     func member(_ name: String) -> RulesValue? {
         switch name {

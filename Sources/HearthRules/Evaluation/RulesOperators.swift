@@ -9,6 +9,13 @@ enum RulesOperators {
     static func apply(
         _ op: Expression.BinaryOperator, _ a: RulesValue, _ b: RulesValue, _ location: SourceLocation
     ) throws(EvaluationError) -> RulesValue {
+        if case .constrained(let constraint) = a {
+            return try QueryProof.apply(op, constraint, b, flipped: false, location)
+        }
+        if case .constrained(let constraint) = b {
+            return try QueryProof.apply(op, constraint, a, flipped: true, location)
+        }
+        if a.isPartial || b.isPartial { throw QueryProof.unproven(location) }
         if case .object(let object) = b, op == .in {
             guard case .string(let key) = a else { return .bool(false) }
             return .bool(object.member(key) != nil)

@@ -25,11 +25,20 @@ enum RulesValue: Sendable {
     case namespace(String)
     /// A map whose fields are computed on demand (see ``RulesObject``).
     case object(any RulesObject)
+    /// A field of `resource.data` in a list, which the query constrains but does not pin (see ``QueryProof``).
+    case constrained(RulesFieldConstraint)
 
     /// This value with a lazy map turned into a plain one, for operations that need every field.
     var materialized: RulesValue {
         if case .object(let object) = self { return .map(object.materialize()) }
         return self
+    }
+
+    /// A map of which a list query knows only some fields (``QueryDataObject``): whole-map operations on it prove
+    /// nothing.
+    var isPartial: Bool {
+        if case .object(let object) = self { return object.isPartial }
+        return false
     }
 
     /// The rules type name, as `is` and error messages use it.
@@ -51,6 +60,7 @@ enum RulesValue: Sendable {
         case .mapDiff: "map_diff"
         case .object: "map"
         case .namespace(let name): name
+        case .constrained: "value constrained by the query"
         }
     }
 

@@ -44,9 +44,12 @@ public struct FirestoreRequest: Sendable {
     public var auth: AuthContext?
     /// `request.time`.
     public var time: Timestamp
-    /// The stored document's fields before the request (`resource.data`); `nil` when it does not exist. For a list,
-    /// the fields the query pins with equality filters, since rules judge the query and not the results.
+    /// The stored document's fields before the request (`resource.data`); `nil` when it does not exist. For a list
+    /// without ``queryConstraints``, the fields every returned document is known to hold.
     public var existingData: [String: Value]?
+    /// For a list: what one branch of the query's filter says of every document it can return, which becomes
+    /// `resource.data` (rules judge the query, not its results); ``existingData`` is then not used.
+    public var queryConstraints: RulesQueryConstraints?
     /// The document's fields as the write would leave them (`request.resource.data`); for create and update.
     public var newData: [String: Value]?
     /// For list: the query's limit, offset and order.
@@ -60,7 +63,8 @@ public struct FirestoreRequest: Sendable {
     public init(
         method: FirestoreMethod, path: ResourcePath, database: String = "(default)", auth: AuthContext?,
         time: Timestamp, existingData: [String: Value]? = nil, newData: [String: Value]? = nil,
-        query: RulesQueryInfo? = nil, isCollectionGroup: Bool = false, isBatch: Bool = false
+        query: RulesQueryInfo? = nil, queryConstraints: RulesQueryConstraints? = nil, isCollectionGroup: Bool = false,
+        isBatch: Bool = false
     ) {
         self.method = method
         self.path = path
@@ -70,6 +74,7 @@ public struct FirestoreRequest: Sendable {
         self.existingData = existingData
         self.newData = newData
         self.query = query
+        self.queryConstraints = queryConstraints
         self.isCollectionGroup = isCollectionGroup
         self.isBatch = isBatch
     }

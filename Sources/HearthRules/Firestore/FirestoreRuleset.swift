@@ -77,7 +77,9 @@ public final class FirestoreRuleset: Sendable {
         let fullPath = Self.requestPath(request)
         let requestValue = Self.requestValue(request, fullPath: fullPath)
         let resourceValue: RulesValue
-        if let data = request.existingData {
+        if request.method == .list, let constraints = request.queryConstraints {
+            resourceValue = .object(ResourceObject(path: Self.knownSegments(fullPath), query: constraints))
+        } else if let data = request.existingData {
             resourceValue = FirestoreSession.resource(path: Self.knownSegments(fullPath), data: data)
         } else {
             resourceValue = .null

@@ -153,7 +153,11 @@ final class FirestoreSession {
             return try truth(try evaluate(condition, env), condition.location)
                 ? try evaluate(then, env) : try evaluate(otherwise, env)
         case .isType(let operand, let type):
-            return .bool(RulesOperators.isType(try evaluate(operand, env), type))
+            let value = try evaluate(operand, env)
+            if case .constrained(let constraint) = value {
+                return .bool(try QueryProof.isType(constraint, type, e.location))
+            }
+            return .bool(RulesOperators.isType(value, type))
         }
     }
 

@@ -29,6 +29,9 @@ public struct RulesTestCase: Sendable {
     public var data: JSONValue?
     /// Query details for list.
     public var query: RulesQueryInfo?
+    /// For list: the query's filters (`"where": [["n", ">", 10], ["tags", "array-contains", "x"]]`, all of them
+    /// together), which rules judge the list by.
+    public var filter: QueryFilter?
     /// Whether a list is over a collection group.
     public var collectionGroup: Bool
     /// Other documents, by path, before the request.
@@ -83,6 +86,9 @@ public struct RulesTestCase: Sendable {
                 limit: query["limit"]?.int64Value.map { Int($0) }, offset: query["offset"]?.int64Value.map { Int($0) },
                 orderBy: query["orderBy"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         }
+        if let filters = json["where"] {
+            filter = try Self.filter(filters, label)
+        }
         collectionGroup = json["collectionGroup"]?.boolValue ?? false
         documents = json["documents"]?.objectValue ?? [:]
         documentsAfter = json["documentsAfter"]?.objectValue
@@ -100,6 +106,35 @@ public struct RulesTestCase: Sendable {
         case "deny"?: expectAllow = false
         default: throw RulesTestError("\(label): \"expect\" must be \"allow\" or \"deny\"")
         }
+    }
+}
+
+extension RulesTestCase {
+    /// The query operators as the client SDKs spell them.
+    private static let operators: [String: FieldOperator] = [
+        "<": .lessThan, "<=": .lessThanOrEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "==": .equal,
+        "!=": .notEqual, "in": .in, "not-in": .notIn, "array-contains": .arrayContains,
+        "array-contains-any": .arrayContainsAny,
+    ]
+
+    /// `[[field, op, value], …]` as one AND filter.
+    fileprivate static func filter(_ json: JSONValue, _ label: String) throws(RulesTestError) -> QueryFilter {
+        guard let items = json.arrayValue else {
+            throw RulesTestError("\(label): \"where\" must be a list of [field, operator, value]")
+        }
+        var filters: [QueryFilter] = []
+        for item in items {
+            guard let parts = item.arrayValue, parts.count == 3, let field = parts[0].stringValue,
+                let name = parts[1].stringValue, let op = operators[name]
+            else {
+                throw RulesTestError(
+                    "\(label): each \"where\" entry is [field, operator, value] with an operator among "
+                        + operators.keys.sorted().joined(separator: " "))
+            }
+            let path = FieldPath(segments: field.split(separator: ".").map(String.init))
+            filters.append(.field(path, op, Value(plainJSON: parts[2])))
+        }
+        return .and(filters)
     }
 }
 

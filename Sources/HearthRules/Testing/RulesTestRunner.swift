@@ -45,13 +45,24 @@ public enum RulesTestRunner {
                 default: break
                 }
             }
-            let request = FirestoreRequest(
+            var request = FirestoreRequest(
                 method: method, path: ResourcePath(segments: testCase.path), auth: testCase.auth, time: testCase.time,
-                existingData: fields(testCase.resource) ?? (method == .list ? [:] : nil),
+                existingData: method == .list ? nil : fields(testCase.resource),
                 newData: method == .create || method == .update ? (fields(testCase.data) ?? [:]) : nil,
                 query: testCase.query, isCollectionGroup: testCase.collectionGroup)
             let reader = MapDocumentReader(before: before, after: after)
-            return Result(testCase: testCase, decision: ruleset.authorize(request, reader: reader))
+            guard method == .list else {
+                return Result(testCase: testCase, decision: ruleset.authorize(request, reader: reader))
+            }
+            // As the server judges a list: every branch of the filter must be allowed.
+            let pinned = RulesQueryConstraints(pinned: fields(testCase.resource) ?? [:])
+            var decision = RulesDecision(isAllowed: false, grantedBy: nil, outcomes: [])
+            for branch in RulesQueryConstraints.branches(of: testCase.filter) {
+                request.queryConstraints = pinned.merged(with: branch)
+                decision = ruleset.authorize(request, reader: reader)
+                if !decision.isAllowed { break }
+            }
+            return Result(testCase: testCase, decision: decision)
         case .database(let ruleset):
             let before = JSONTreeReader(root: testCase.tree)
             let now = testCase.time.microseconds / 1000

@@ -43,8 +43,8 @@ struct DocumentAccess: Sendable {
         }
     }
 
-    /// `list` judged from the query, not its results: each OR branch's equality constraints stand in for
-    /// `resource.data`, and a rule that needs anything else fails (rules are not filters).
+    /// `list` judged from the query, not its results: each OR branch's constraints (pinned values, ranges, exclusions,
+    /// array memberships) stand in for `resource.data`, and a rule they do not prove fails (rules are not filters).
     func authorizeQuery(_ request: HTTPRequest, _ query: StructuredQuery, database: DatabaseName) throws(HearthError) {
         guard case .some(let auth) = try caller(request) else { return }
         try authorizeQuery(auth: auth, query, database: database)
@@ -60,10 +60,10 @@ struct DocumentAccess: Sendable {
             limit: query.limit, offset: query.offset == 0 ? nil : query.offset,
             orderBy: query.orderBy.map { $0.field.description })
         let reader = StoreDocumentReader(store: store)
-        for constraints in Self.constraintSets(query.filter) {
+        for constraints in RulesQueryConstraints.branches(of: query.filter) {
             let rulesRequest = FirestoreRequest(
                 method: .list, path: collection, database: database.database, auth: auth, time: .now,
-                existingData: constraints, query: info, isCollectionGroup: query.allDescendants)
+                query: info, queryConstraints: constraints, isCollectionGroup: query.allDescendants)
             guard rules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
         }
     }
@@ -127,45 +127,6 @@ struct DocumentAccess: Sendable {
             try reader.rethrow()
             guard allowed else { throw Self.denied }
         }
-    }
-
-    /// The equality constraints of each OR branch, as nested document fields (`a.b == 1` → `{a: {b: 1}}`).
-    static func constraintSets(_ filter: QueryFilter?) -> [[String: Value]] {
-        func sets(_ filter: QueryFilter) -> [[String: Value]] {
-            switch filter {
-            case .field(let path, .equal, let value):
-                var fields: [String: Value] = [:]
-                fields.setValue(value, at: path)
-                return [fields]
-            case .field(let path, .in, .array(let values)) where !values.isEmpty && values.count <= 30:
-                return values.map { value in
-                    var fields: [String: Value] = [:]
-                    fields.setValue(value, at: path)
-                    return fields
-                }
-            case .and(let parts):
-                var result: [[String: Value]] = [[:]]
-                for part in parts {
-                    let next = sets(part)
-                    result = result.flatMap { existing in
-                        next.map { extra in existing.merging(extra) { a, b in Self.merge(a, b) } }
-                    }
-                    if result.count > 64 { return [[:]] }
-                }
-                return result
-            case .or(let parts):
-                return parts.flatMap(sets)
-            default:
-                return [[:]]
-            }
-        }
-        guard let filter else { return [[:]] }
-        return sets(filter)
-    }
-
-    private static func merge(_ a: Value, _ b: Value) -> Value {
-        guard case .map(let x) = a, case .map(let y) = b else { return b }
-        return .map(x.merging(y) { merge($0, $1) })
     }
 }
 
