@@ -14,6 +14,17 @@ public protocol DocumentStore: Sendable {
         _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
 
+    /// Commits writes outside any transaction, recording `receipt`'s key and answer in the same transaction; a key
+    /// already recorded (or being recorded by a commit in flight) fails the commit with `UNAVAILABLE` and applies
+    /// nothing, so the caller can retry and find the answer with ``recordedAnswer(forWriteID:)``.
+    func commit(
+        _ writes: [Write], in database: DatabaseName, judge: CommitJudge?, receipt: WriteReceipt<CommitResult>,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
+
+    /// The answer recorded with a write's idempotency key, or `nil` when no write with that key was applied (or its
+    /// receipt has been pruned).
+    func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]?
+
     /// The documents at several paths, read from one consistent snapshot; `nil` where missing. In a
     /// transaction, read-only ones read its snapshot and read-write ones record what they read.
     func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?]

@@ -14,6 +14,8 @@ final class CommitWriter: Sendable {
         var database: DatabaseName
         var reads: TransactionRegistry.ReadSet?
         var judge: CommitJudge?
+        /// The client's idempotency key, recorded with the answer in the commit's savepoint.
+        var receipt: WriteReceipt<CommitResult>? = nil
     }
 
     enum Job: Sendable {
@@ -213,11 +215,11 @@ final class CommitWriter: Sendable {
     ///
     /// The judge runs after every write is applied, on this connection: documents the commit does not write read as
     /// they are at this moment, the ones it writes as each write found and left them; a refusal rolls the savepoint
-    /// back.
+    /// back. A receipt is recorded last, so a refused commit leaves none.
     private func runCommit(_ commit: CommitJob) throws -> Result<CommitResult, HearthError> {
         let commitTime = nextCommitTime()
         let writes = commit.writes
-        let body = { [self] () throws -> [WriteResult] in
+        let applyAll = { [self] () throws -> [WriteResult] in
             if let reads = commit.reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
             guard let judge = commit.judge else {
                 return try writes.map { write in
@@ -236,7 +238,12 @@ final class CommitWriter: Sendable {
             try judge(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
             return results
         }
-        let isolated = writes.count != 1 || commit.judge != nil
+        let body = { [self] () throws -> [WriteResult] in
+            let results = try applyAll()
+            try record(commit.receipt, CommitResult(commitTime: commitTime, writeResults: results))
+            return results
+        }
+        let isolated = writes.count != 1 || commit.judge != nil || commit.receipt != nil
         do {
             let results = isolated ? try connection.savepoint("commit", body) : try body()
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
@@ -245,6 +252,12 @@ final class CommitWriter: Sendable {
         } catch let error where isolated {
             return .failure(.internal("The commit failed: \(error)"))
         }
+    }
+
+    /// Records a commit's idempotency key and answer, when it has one, in the commit's savepoint.
+    private func record(_ receipt: WriteReceipt<CommitResult>?, _ result: CommitResult) throws {
+        guard let receipt else { return }
+        try WriteReceipts.record(receipt.id, answer: receipt.answer(result), in: connection)
     }
 
     /// A document as the writer connection sees it now, for the rules' reads.

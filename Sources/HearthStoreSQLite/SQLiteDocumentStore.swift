@@ -119,6 +119,24 @@ public final class SQLiteDocumentStore: DocumentStore {
             .commit(CommitWriter.CommitJob(writes: writes, database: database, reads: reads, judge: judge), completion))
     }
 
+    public func commit(
+        _ writes: [Write], in database: DatabaseName, judge: CommitJudge?, receipt: WriteReceipt<CommitResult>,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
+    ) {
+        do throws(HearthError) {
+            for write in writes { try WriteApplier.validate(write) }
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let job = CommitWriter.CommitJob(writes: writes, database: database, reads: nil, judge: judge, receipt: receipt)
+        writer.submit(.commit(job, completion))
+    }
+
+    public func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]? {
+        try read { db in try WriteReceipts.answer(for: id, in: db) }
+    }
+
     public func documents(
         at paths: [ResourcePath], transaction: TransactionID?
     ) throws(HearthError) -> [StoredDocument?] {

@@ -92,5 +92,18 @@ enum Schema {
             ) WITHOUT ROWID;
             """
         ),
+        (
+            4,
+            """
+            -- Idempotency keys of writes sent with X-Hearth-Write-Id (WriteReceipts), each recorded in its write's own
+            -- transaction with the answer it gave, so a resend gets that answer instead of a second application.
+            -- Pruned by count.
+            CREATE TABLE write_receipts(
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                answer BLOB NOT NULL             -- the response body as first sent
+            );
+            """
+        ),
     ]
 }

@@ -9,7 +9,7 @@ struct DocumentsClient: Sendable {
     /// Sends `method` to `documents/{path}{suffix}` (`path` may be empty for the root, `suffix` is `:runQuery` …).
     func send(
         _ method: String, path: ResourcePath, suffix: String = "", query: [(String, String)] = [],
-        body: JSONValue? = nil
+        body: JSONValue? = nil, headers extra: [String: String] = [:]
     ) async throws(FirestoreErrorCode) -> JSONValue {
         var text = app.serverURL.absoluteString.trimmingSuffix("/") + "/v1/" + database.documentsRoot
         for segment in path.segments { text += "/" + Self.escape(segment) }
@@ -20,7 +20,7 @@ struct DocumentsClient: Sendable {
         guard let url = URL(string: text) else {
             throw FirestoreErrorCode(.invalidArgument, "Cannot form a URL for \(path).")
         }
-        var headers: [String: String] = [:]
+        var headers = extra
         if body != nil { headers["Content-Type"] = "application/json" }
         do {
             if let token = try await app.auth.idTokenForRequest() { headers["Authorization"] = "Bearer \(token)" }

@@ -12,6 +12,10 @@ extension TreeAPI {
                 "Data to write exceeds the maximum size that can be modified with a single request (\(configuration.maxBodyBytes) bytes)."
             )
         }
+        let key = try WriteIdempotency.key(of: http)
+        if let key, let answer = try tree.recordedAnswer(forWriteID: key) {
+            return .response(TreeResponses.bytes(answer))
+        }
         var path = request.path
         let operation: TreeWrite.Operation
         var pushID: String?
@@ -43,11 +47,18 @@ extension TreeAPI {
         let conditional = request.method == "PUT" || request.method == "DELETE" ? request.ifMatch : nil
         // A stale conditional write answers with the current value, so it needs read access as well.
         if conditional != nil, try !access.canRead(request.namespace, path, auth) { throw Self.permissionDenied }
-        let write = TreeWrite(
+        var pending = TreeWrite(
             namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth,
             judge: access.writeJudge(auth))
         let sendETag = request.wantsETag || conditional != nil
         let name = pushID
+        if let key {
+            // The body is kept (as this request prints it; headers such as the ETag are not); a resend gets it back.
+            pending.receipt = WriteReceipt(id: key) { change in
+                Self.answer(to: request, change: change, pushID: name, sendETag: false).body
+            }
+        }
+        let write = pending
         return .deferred { [tree] respond in
             tree.write(write) { result in
                 switch result {
@@ -60,6 +71,7 @@ extension TreeAPI {
                         TreeResponses.json(
                             TreeNode.json(current, request.format), status: 412, headers: [("ETag", etag)]))
                 case .success(.committed(let change)):
+                    if key != nil { WriteIdempotency.committed() }
                     respond(Self.answer(to: request, change: change, pushID: name, sendETag: sendETag))
                 }
             }

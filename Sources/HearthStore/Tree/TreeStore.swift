@@ -16,6 +16,9 @@ public protocol TreeStore: Sendable {
     /// choosing. Committed changes reach ``treeFeed`` before the completion runs.
     func write(_ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void)
 
+    /// The answer recorded with a write's idempotency key (``TreeWrite/receipt``), or `nil` when none was applied.
+    func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]?
+
     /// Committed tree changes as they happen, in commit order, each once.
     var treeFeed: ChangeFeed<TreeChange> { get }
 
@@ -74,6 +77,9 @@ public struct TreeWrite: Sendable {
     /// data exactly as the write would change it, so no concurrent write can slip between check and commit. `false`
     /// refuses the write (``TreeWriteOutcome/denied``) with nothing applied; `nil` means no check.
     public var judge: (@Sendable (TreeWriteProposal) throws -> Bool)?
+    /// The client's idempotency key, recorded with the answer in the write's transaction when it commits; a key
+    /// already recorded fails the write with `UNAVAILABLE` and applies nothing.
+    public var receipt: WriteReceipt<TreeChange>?
 
     /// A write.
     public init(

@@ -40,6 +40,11 @@ public final class SQLiteTreeStore: TreeStore {
         try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
     }
 
+    /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).
+    public func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]? {
+        try store.recordedAnswer(forWriteID: id)
+    }
+
     /// Applies a write as an atomic job of the group commit; see `apply(_:commitTime:in:)`.
     public func write(
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
@@ -108,6 +113,7 @@ public final class SQLiteTreeStore: TreeStore {
         }
         let change = try TreeChangeLog.append(
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
+        if let receipt = write.receipt { try WriteReceipts.record(receipt.id, answer: receipt.answer(change), in: db) }
         try pruneIfDue(db)
         let feed = treeFeed
         return CommitWriter.AtomicOutcome(

@@ -80,8 +80,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Starts a server and waits (at most 20 s) for its `listening on` line; with `directory` and `port`, a restart
-    /// of an earlier server on its data and address.
-    static func start(directory reused: URL? = nil, port: Int = 0) async throws -> TestServer {
+    /// of an earlier server on its data and address. `environment` adds variables (such as the test-only
+    /// `HEARTH_TEST_EXIT_AFTER_RECEIPT`).
+    static func start(
+        directory reused: URL? = nil, port: Int = 0, environment: [String: String] = [:]
+    ) async throws -> TestServer {
         _ = installExitHook
         let directory =
             reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sdk-\(UUID().uuidString)")
@@ -102,6 +105,7 @@ final class TestServer: @unchecked Sendable {
             "--dev",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+            .merging(environment) { _, added in added }
         process.standardInput = FileHandle.nullDevice
         let stdout = try FileHandle(forWritingTo: stdoutURL)
         let stderr = try FileHandle(forWritingTo: stderrURL)
@@ -150,6 +154,12 @@ final class TestServer: @unchecked Sendable {
         if process.isRunning { kill(pid, SIGTERM) }
         await exit.wait()
         liveServers.withLock { _ = $0.remove(pid) }
+    }
+
+    /// Waits for the server to exit on its own (as `HEARTH_TEST_EXIT_AFTER_RECEIPT` makes it), keeping its data.
+    func exited() async {
+        await exit.wait()
+        liveServers.withLock { _ = $0.remove(process.processIdentifier) }
     }
 
     /// Stops the server and removes its data once it has exited, without waiting (callable from `defer`).

@@ -5,58 +5,28 @@ import HearthCore
 /// The on-disk cache of documents the client has read (SQLite through CSQLite), so reads can be answered while the
 /// server is unreachable (`isFromCache == true`) or on request (`source: .cache`).
 ///
-/// `@unchecked Sendable`: the connection handle is only touched inside `lock`.
-final class LocalDocumentCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var db: OpaquePointer?
+final class LocalDocumentCache: Sendable {
+    private let sqlite: LocalSQLite
     private let database: DatabaseName
 
     /// Opens (or creates) the cache file; a cache that cannot be opened leaves the SDK working online only.
     init(url: URL, database: DatabaseName) {
         self.database = database
-        try? FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        var handle: OpaquePointer?
-        if sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
-            == SQLITE_OK
-        {
-            db = handle
-            execute("PRAGMA journal_mode=WAL")
-            execute(
-                "CREATE TABLE IF NOT EXISTS documents (path TEXT PRIMARY KEY, collection TEXT NOT NULL, fields TEXT NOT NULL, create_time TEXT, update_time TEXT)"
-            )
-            execute("CREATE INDEX IF NOT EXISTS documents_collection ON documents(collection)")
-            execute(
-                "CREATE TABLE IF NOT EXISTS pending_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL)"
-            )
-            // Added after the first release of the queue; fails harmlessly when the column is already there.
-            execute("ALTER TABLE pending_writes ADD COLUMN local_time TEXT")
-        } else {
-            sqlite3_close(handle)
-        }
+        sqlite = LocalSQLite(url: url)
+        sqlite.execute(
+            "CREATE TABLE IF NOT EXISTS documents (path TEXT PRIMARY KEY, collection TEXT NOT NULL, fields TEXT NOT NULL, create_time TEXT, update_time TEXT)"
+        )
+        sqlite.execute("CREATE INDEX IF NOT EXISTS documents_collection ON documents(collection)")
+        sqlite.execute(
+            "CREATE TABLE IF NOT EXISTS pending_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL)")
+        // Added after the first release of the queue; fails harmlessly when the column is already there.
+        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN local_time TEXT")
+        // The commit's idempotency key (X-Hearth-Write-Id); NULL for commits queued by a release without it.
+        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN write_id TEXT")
     }
 
-    deinit { sqlite3_close(db) }
-
-    private func execute(_ sql: String) { sqlite3_exec(db, sql, nil, nil, nil) }
-
-    /// Runs one statement with text bindings, calling `row` for each result row.
     private func run(_ sql: String, _ bindings: [String?], row: ((OpaquePointer) -> Void)? = nil) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let db else { return }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return }
-        defer { sqlite3_finalize(statement) }
-        for (index, value) in bindings.enumerated() {
-            if let value {
-                sqlite3_bind_text(statement, Int32(index + 1), value, -1, hearth_sqlite_transient())
-            } else {
-                sqlite3_bind_null(statement, Int32(index + 1))
-            }
-        }
-        while sqlite3_step(statement) == SQLITE_ROW { row?(statement) }
+        sqlite.run(sql, bindings, row: row)
     }
 
     /// Stores a document as the server last returned it.
@@ -91,25 +61,29 @@ final class LocalDocumentCache: @unchecked Sendable {
 
     // MARK: Pending writes
 
-    /// Appends a commit's writes (REST JSON) to the durable queue with the time the app made them; returns its
-    /// position.
+    /// Appends a commit's writes (REST JSON) to the durable queue with the time the app made them and a fresh
+    /// idempotency key; returns its position.
     func enqueue(_ writes: String, localTime: HearthCore.Timestamp) -> Int64 {
         var id: Int64 = 0
-        run("INSERT INTO pending_writes (writes, local_time) VALUES (?, ?)", [writes, localTime.rfc3339])
+        run(
+            "INSERT INTO pending_writes (writes, local_time, write_id) VALUES (?, ?, ?)",
+            [writes, localTime.rfc3339, UUID().uuidString])
         run("SELECT max(id) FROM pending_writes", []) { id = sqlite3_column_int64($0, 0) }
         return id
     }
 
     /// The queued commits, oldest first.
-    func pendingCommits() -> [(id: Int64, writes: String, localTime: HearthCore.Timestamp)] {
-        var rows: [(Int64, String, HearthCore.Timestamp)] = []
+    func pendingCommits() -> [(id: Int64, writes: String, localTime: HearthCore.Timestamp, writeID: String?)] {
+        var rows: [(Int64, String, HearthCore.Timestamp, String?)] = []
         let now = Timestamp(date: Date()).core.truncatedToMicroseconds
-        run("SELECT id, writes, local_time FROM pending_writes ORDER BY id", []) { statement in
+        run("SELECT id, writes, local_time, write_id FROM pending_writes ORDER BY id", []) { statement in
             guard let text = sqlite3_column_text(statement, 1) else { return }
             let time = sqlite3_column_text(statement, 2).flatMap {
                 HearthCore.Timestamp(rfc3339: String(cString: $0))
             }
-            rows.append((sqlite3_column_int64(statement, 0), String(cString: text), time ?? now))
+            rows.append(
+                (sqlite3_column_int64(statement, 0), String(cString: text), time ?? now, LocalSQLite.text(statement, 3))
+            )
         }
         return rows
     }
@@ -137,7 +111,7 @@ final class LocalDocumentCache: @unchecked Sendable {
             let prefix = query.parent.segments.isEmpty ? "" : query.parent.description + "/"
             run(
                 "SELECT path, fields, create_time, update_time FROM documents WHERE path LIKE ? ESCAPE '\\'",
-                [Self.escapeLike(prefix) + "%"]
+                [LocalSQLite.escapeLike(prefix) + "%"]
             ) { if let document = self.document(from: $0) { candidates.append(document) } }
             candidates = candidates.filter { query.contains(path: $0.path) }
         } else {
@@ -159,11 +133,6 @@ final class LocalDocumentCache: @unchecked Sendable {
     /// A cached document with the queued writes applied; `pending` says whether any applied.
     func document(_ path: ResourcePath) -> (document: StoredDocument?, pending: Bool) {
         LocalView.overlay(path, on: get(path), commits: localCommits())
-    }
-
-    private static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
     }
 
     private func document(from statement: OpaquePointer) -> StoredDocument? {

@@ -76,8 +76,11 @@ actor WriteQueue {
             let writes = (try? JSONParser.parse(next.writes)) ?? .array([])
             await listeners.sending(Set(writtenPaths(writes)))
             do throws(FirestoreErrorCode) {
+                // The key makes a resend of a commit whose answer was lost (applied, then the connection broke)
+                // return the first answer instead of applying it twice.
                 let response = try await client.send(
-                    "POST", path: .root, suffix: ":commit", body: ["writes": writes])
+                    "POST", path: .root, suffix: ":commit", body: ["writes": writes],
+                    headers: next.writeID.map { ["X-Hearth-Write-Id": $0] } ?? [:])
                 let commitTime = response["commitTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:))
                 let latest = commitTime ?? HearthCore.Timestamp(seconds: .max, nanos: 0)
                 for path in writtenPaths(writes) { cache.remove(path, olderThan: latest) }
