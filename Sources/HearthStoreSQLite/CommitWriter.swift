@@ -50,6 +50,8 @@ final class CommitWriter: Sendable {
     private let connection: SQLiteConnection
     private let configuration: SQLiteDocumentStore.Configuration
     private let catalog: IndexCatalog
+    /// Point reads' cache: each group drops the documents it writes before `COMMIT`.
+    private let cache: DocumentCache
     /// Where committed document changes go, after `COMMIT`.
     let feed: ChangeFeed<ChangeRecord>
     /// Records appended by the current group's jobs; published only if the group commits. A failing job's own
@@ -61,9 +63,10 @@ final class CommitWriter: Sendable {
 
     init(
         connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog,
-        feed: ChangeFeed<ChangeRecord>
+        cache: DocumentCache, feed: ChangeFeed<ChangeRecord>
     ) {
         self.feed = feed
+        self.cache = cache
         self.connection = connection
         self.configuration = configuration
         self.catalog = catalog
@@ -139,6 +142,7 @@ final class CommitWriter: Sendable {
         var writes = 0
         var failedJobs = 0
         pendingRecords.withLock { $0.removeAll(keepingCapacity: true) }
+        var cacheGroupBegun = false
         do {
             try connection.transaction(.immediate) {
                 for job in jobs {
@@ -185,8 +189,12 @@ final class CommitWriter: Sendable {
                     // A failed job's savepoint rolled its rows back; its records must not be published either.
                     if failed { pendingRecords.withLock { $0.removeSubrange(recordsBefore...) } }
                 }
+                cache.beginGroup(writing: pendingRecords.withLock { $0.map(\.path) })
+                cacheGroupBegun = true
             }
+            cache.endGroup()
         } catch {
+            if cacheGroupBegun { cache.endGroup() }
             let failure = HearthError(
                 .unavailable, "The database could not commit: \(error). No write of this request was applied.")
             for job in jobs { Self.fail(job, failure) }

@@ -24,6 +24,10 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
         /// several B-trees: every dirtied page is written whole to the write-ahead log.
         public var pageSize: Int? = 1024
+        /// The most documents the point-read cache holds, and about how many bytes of theirs; 0 disables it.
+        public var documentCacheEntries: Int = 65_536
+        /// See `documentCacheEntries`.
+        public var documentCacheBytes: Int = 32 << 20
         /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in the background.
         public var indexes: [IndexDefinition] = []
         /// How long an idle transaction lives, in seconds (Firestore: 60).
@@ -54,6 +58,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let writer: CommitWriter
     private let readers: SQLiteConnectionPool
     private let checkpointer: Checkpointer
+    private let cache: DocumentCache
     let catalog = IndexCatalog()
     let transactions: TransactionRegistry
     /// Committed document changes, in commit order (the listener hub subscribes here).
@@ -71,6 +76,8 @@ public final class SQLiteDocumentStore: DocumentStore {
                 "Cannot create the data directory \(configuration.directory): \(error.localizedDescription)")
         }
         databasePath = (configuration.directory as NSString).appendingPathComponent(Self.fileName)
+        cache = DocumentCache(
+            maxEntries: configuration.documentCacheEntries, maxBytes: configuration.documentCacheBytes)
         let toBuild: [Int64]
         do {
             var writerOptions = SQLiteConnection.Options()
@@ -86,7 +93,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
             toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
             writer = CommitWriter(
-                connection: connection, configuration: configuration, catalog: catalog, feed: changeFeed)
+                connection: connection, configuration: configuration, catalog: catalog, cache: cache,
+                feed: changeFeed)
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
@@ -140,6 +148,17 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func documents(
         at paths: [ResourcePath], transaction: TransactionID?
     ) throws(HearthError) -> [StoredDocument?] {
+        // Several documents must come from one snapshot, and a transaction reads its own: only a lone read is cached.
+        if transaction == nil, paths.count == 1, let cached = cache.lookup(paths[0]) {
+            switch cached {
+            case .hit(let document):
+                return [document]
+            case .miss(let ticket):
+                let document = try read { db in try DocumentRows.fetch(paths[0], in: db) }
+                if let document { cache.fill(document, ticket: ticket) }
+                return [document]
+            }
+        }
         let documents = try read(in: transaction) { db in
             let fetch = { try paths.map { try DocumentRows.fetch($0, in: db) } }
             // A read-only transaction's snapshot connection is already inside its read transaction, and one
