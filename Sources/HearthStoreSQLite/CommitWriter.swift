@@ -217,33 +217,37 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// One commit: every write or none. A multi-write or judged commit runs in its own savepoint; an unjudged single
-    /// write fails, if at all, before it changes a row (preconditions and limits are checked first), so it needs
-    /// none. A storage error there is rethrown and fails the whole group, so nothing half-written can commit.
+    /// One commit: every write or none. A multi-write commit, or one with a receipt, runs in its own savepoint; a
+    /// single write fails, if at all, before it changes a row (preconditions, limits and the rules are checked first),
+    /// so it needs none. A storage error there is rethrown and fails the whole group, so nothing half-written can
+    /// commit.
     ///
-    /// The judge runs after every write is applied, on this connection: documents the commit does not write read as
-    /// they are at this moment, the ones it writes as each write found and left them; a refusal rolls the savepoint
-    /// back. A receipt is recorded last, so a refused commit leaves none.
+    /// The judge sees the commit on this connection: documents the commit does not write read as they are at this
+    /// moment, the ones it writes as each write found and left them. A single write is judged before it is stored;
+    /// a multi-write commit after all its writes are applied, and a refusal rolls its savepoint back. A receipt is
+    /// recorded last, so a refused commit leaves none.
     private func runCommit(_ commit: CommitJob) throws -> Result<CommitResult, HearthError> {
         let commitTime = nextCommitTime()
         let writes = commit.writes
+        let judge = commit.judge
         let applyAll = { [self] () throws -> [WriteResult] in
             if let reads = commit.reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
-            guard let judge = commit.judge else {
-                return try writes.map { write in
-                    try apply(write, commitTime: commitTime, database: commit.database).result
-                }
+            if writes.count == 1, let judge {
+                let prepared = try prepare(writes[0], commitTime: commitTime, database: commit.database)
+                try judge(
+                    CommitProposal(commitTime: commitTime, changes: [prepared.change], stored: storedDocument))
+                return [try store(prepared, commitTime: commitTime)]
             }
             var results: [WriteResult] = []
             var changes: [CommitProposal.Change] = []
             results.reserveCapacity(writes.count)
-            changes.reserveCapacity(writes.count)
+            if judge != nil { changes.reserveCapacity(writes.count) }
             for write in writes {
-                let applied = try apply(write, commitTime: commitTime, database: commit.database)
-                results.append(applied.result)
-                changes.append(applied.change)
+                let prepared = try prepare(write, commitTime: commitTime, database: commit.database)
+                results.append(try store(prepared, commitTime: commitTime))
+                if judge != nil { changes.append(prepared.change) }
             }
-            try judge(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
+            try judge?(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
             return results
         }
         let body = { [self] () throws -> [WriteResult] in
@@ -251,7 +255,7 @@ final class CommitWriter: Sendable {
             try record(commit.receipt, CommitResult(commitTime: commitTime, writeResults: results))
             return results
         }
-        let isolated = writes.count != 1 || commit.judge != nil || commit.receipt != nil
+        let isolated = writes.count != 1 || commit.receipt != nil
         do {
             let results = isolated ? try connection.savepoint("commit", body) : try body()
             return .success(CommitResult(commitTime: commitTime, writeResults: results))
@@ -279,20 +283,33 @@ final class CommitWriter: Sendable {
         return try document?.snapshot()
     }
 
-    /// Applies one write; returns its result and the change as the rules see it.
-    private func apply(
-        _ write: Write, commitTime: Timestamp, database: DatabaseName
-    ) throws -> (result: WriteResult, change: CommitProposal.Change) {
+    /// One write worked out against its document as stored, nothing written yet.
+    private struct PreparedWrite {
+        var write: Write
+        var before: StoredDocument?
+        var current: DocumentSnapshot?
+        var outcome: WriteApplier.Outcome
+
+        /// The write as the rules see it.
+        var change: CommitProposal.Change {
+            CommitProposal.Change(write: write, before: current, after: outcome.document)
+        }
+    }
+
+    private func prepare(_ write: Write, commitTime: Timestamp, database: DatabaseName) throws -> PreparedWrite {
         let before = try DocumentRows.fetch(write.path, in: connection)
         let current = try before?.snapshot()
         let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime, database: database)
-        let change = CommitProposal.Change(write: write, before: current, after: outcome.document)
+        return PreparedWrite(write: write, before: before, current: current, outcome: outcome)
+    }
+
+    /// Stores a prepared write: its row, index entries and change-log record.
+    private func store(_ prepared: PreparedWrite, commitTime: Timestamp) throws -> WriteResult {
+        let (write, before, current, outcome) = (prepared.write, prepared.before, prepared.current, prepared.outcome)
         guard outcome.changed else {
-            return (
-                WriteResult(
-                    updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
-                    document: outcome.document == nil ? nil : before), change
-            )
+            return WriteResult(
+                updateTime: outcome.document?.updateTime, transformResults: outcome.transformResults,
+                document: outcome.document == nil ? nil : before)
         }
         var after: StoredDocument?
         if let document = outcome.document {
@@ -308,10 +325,7 @@ final class CommitWriter: Sendable {
         let record = try ChangeLog.append(
             commitTime: commitTime, path: write.path, before: before, after: after, in: connection)
         pendingRecords.withLock { $0.append(record) }
-        return (
-            WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after),
-            change
-        )
+        return WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after)
     }
 
     private func runDeleteAll() -> Result<Int, HearthError> {
