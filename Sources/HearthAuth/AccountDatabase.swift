@@ -11,6 +11,8 @@ final class AccountDatabase: Sendable {
     let path: String
     private let writer: Mutex<SQLiteConnection>
     private let readers: SQLiteConnectionPool
+    /// Account status for ID-token checks; emptied by every ``write(_:)``.
+    let tokenStatuses = TokenStatusCache()
 
     /// Opens (creating and migrating) the database in `directory`.
     init(directory: String, readers: Int = 4) throws(AuthError) {
@@ -37,6 +39,8 @@ final class AccountDatabase: Sendable {
     /// Runs `body` in an `IMMEDIATE` transaction on the writer; SQLite errors become `INTERNAL_ERROR`, and errors
     /// `body` throws (`AuthError`) pass through after the rollback.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
+        // After the write, committed or not: a status read while it ran must not be kept.
+        defer { tokenStatuses.invalidate() }
         do {
             return try writer.withLock { db in try db.transaction(.immediate) { try body(db) } }
         } catch let error as AuthError {
