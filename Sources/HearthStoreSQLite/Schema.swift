@@ -105,5 +105,13 @@ enum Schema {
             );
             """
         ),
+        (
+            5,
+            """
+            -- Tree rules put through PUT /.settings/rules.json live in memory, per namespace, as the Firebase
+            -- emulator keeps them; the table migration 3 made for them was never used.
+            DROP TABLE tree_rules;
+            """
+        ),
     ]
 }

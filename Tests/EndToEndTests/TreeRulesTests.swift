@@ -283,6 +283,57 @@ struct TreeRulesTests {
         }
     }
 
+    @Test("getPriority(): data's from the store, newData's as the write leaves it")
+    func priorities() async throws {
+        let rules = #"""
+            {"rules": {"ranked": {"$id": {
+              ".read": "data.getPriority() === 'public'",
+              ".write": "auth != null && newData.getPriority() !== null"}}}}
+            """#
+        try await Self.withRulesServer(rules: rules) { server, _, a, _ in
+            let client = server.client
+            try expectOK(await client.tree("PUT", "ranked/x", #"{"v":1,".priority":"public"}"#, headers: a.headers))
+            #expect(try expectOK(await client.tree("GET", "ranked/x/v", headers: a.headers)) == 1)
+            Self.denied(try await client.tree("PUT", "ranked/y", #"{"v":1}"#, headers: a.headers))
+            try expectOK(await client.tree("PUT", "ranked/z", #"{"v":2,".priority":"secret"}"#, headers: a.headers))
+            Self.denied(try await client.tree("GET", "ranked/z", headers: a.headers))
+            try expectOK(await client.tree("PUT", "ranked/z/.priority", #""public""#, headers: a.headers))
+            #expect(try expectOK(await client.tree("GET", "ranked/z/v", headers: a.headers)) == 2)
+            // A PUT without a priority clears it, which the rule refuses.
+            Self.denied(try await client.tree("PUT", "ranked/z", #"{"v":3}"#, headers: a.headers))
+        }
+    }
+
+    @Test("each namespace has its own rules: the file rules the default one, others start closed until rules are put")
+    func namespaces() async throws {
+        try await Self.withRulesServer { server, _, a, _ in
+            let client = server.client
+            let other = Tree.unique("ns")
+            let closed = #"{"rules": {".read": false, ".write": false}}"#
+            #expect(
+                try await client.request("GET", "/.settings/rules.json", query: [("ns", other)], headers: Self.admin)
+                    .text == closed)
+            Self.denied(try await client.tree("PUT", "free/x", "1", ns: other, headers: a.headers))
+
+            let open = #"{"rules": {".read": "auth != null", ".write": "auth != null"}}"#
+            try expectOK(
+                await client.request(
+                    "PUT", "/.settings/rules.json", query: [("ns", other)], body: Array(open.utf8),
+                    headers: Self.admin))
+            try expectOK(await client.tree("PUT", "free/x", "1", ns: other, headers: a.headers))
+            #expect(try expectOK(await client.tree("GET", "free/x", ns: other, headers: a.headers)) == 1)
+            // The default namespace, by any of its names, keeps the file's rules; a third namespace stays closed.
+            for ns in [nil, "demo", "demo-default-rtdb"] {
+                Self.denied(try await client.tree("PUT", "free/x", "1", ns: ns, headers: a.headers))
+                #expect(
+                    try await client.request(
+                        "GET", "/.settings/rules.json", query: ns.map { [("ns", $0)] } ?? [], headers: Self.admin
+                    ).text == Self.rules)
+            }
+            Self.denied(try await client.tree("PUT", "free/x", "1", ns: Tree.unique("ns"), headers: a.headers))
+        }
+    }
+
     @Test(
         "SIGHUP re-reads the rules file: new rules apply and streams they refuse are cancelled; a bad file changes nothing"
     )

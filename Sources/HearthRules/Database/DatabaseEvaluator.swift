@@ -242,7 +242,7 @@ final class DatabaseEvaluator {
             case "isBoolean":
                 if case .bool? = reader.value(at: path) { return .bool(true) }
                 return .bool(false)
-            case "getPriority": return .null
+            case "getPriority": return reader.priority(at: path).map(DatabaseValue.init) ?? .null
             default: throw fail("snapshot has no method '\(name)'", location)
             }
         case .string(let s):

@@ -5,6 +5,13 @@ public import HearthCore
 public protocol TreeDataReader {
     /// The value at `path` (segments from the root), or `nil` when nothing is there.
     func value(at path: [String]) -> JSONValue?
+    /// The priority of the node at `path` (`getPriority()`), or `nil` when it has none.
+    func priority(at path: [String]) -> JSONValue?
+}
+
+extension TreeDataReader {
+    /// Readers of plain JSON hold no priorities.
+    public func priority(at path: [String]) -> JSONValue? { nil }
 }
 
 /// A ``TreeDataReader`` over one JSON value: the whole tree.

@@ -3,7 +3,8 @@ public import HearthCore
 public import HearthRules
 import Synchronization
 
-/// The rules in force for this server — document rules and tree rules — swapped atomically on reload.
+/// The rules in force for this server — document rules and tree rules (per namespace) — swapped atomically on
+/// reload.
 ///
 /// The one entry point every API uses (documents, tree, listeners): read ``firestoreRules`` / ``databaseRules`` once
 /// per request and judge with them, so a reload never splits a request between two rule sets. Admin callers bypass
@@ -11,7 +12,10 @@ import Synchronization
 public final class RulesEngine: Sendable {
     private struct State: Sendable {
         var firestore: FirestoreRuleset
+        /// The tree rules of the default namespace: the `--database-rules` file, or the default without one.
         var database: DatabaseRuleset
+        /// Tree rules put through `PUT /.settings/rules.json?ns=…`, by namespace; kept in memory, as the emulator does.
+        var databaseByNamespace: [String: DatabaseRuleset] = [:]
     }
 
     private let state: Mutex<State>
@@ -21,8 +25,17 @@ public final class RulesEngine: Sendable {
 
     /// The document rules in force.
     public var firestoreRules: FirestoreRuleset { state.withLock { $0.firestore } }
-    /// The tree rules in force.
-    public var databaseRules: DatabaseRuleset { state.withLock { $0.database } }
+    /// The tree rules in force for a namespace: the ones put for it, else for the default namespace the
+    /// `--database-rules` file. Any other namespace starts with closed rules when there is a file, as each new database
+    /// of the Firebase emulator does; without a file every namespace shares the default (open in `--dev`, closed
+    /// otherwise).
+    public func databaseRules(for namespace: String) -> DatabaseRuleset {
+        state.withLock { state in
+            if let own = state.databaseByNamespace[namespace] { return own }
+            if namespace == configuration.projectID || configuration.databaseRulesFile == nil { return state.database }
+            return .denyAll
+        }
+    }
 
     /// Loads `--rules` and `--database-rules`. Without a file, development mode is open (with a warning) and
     /// production denies every client (with a log line saying so).
@@ -36,7 +49,8 @@ public final class RulesEngine: Sendable {
     }
 
     /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force; rules
-    /// with no file (the defaults, or rules put through the endpoints) stay as they are.
+    /// with no file (the defaults, or rules put through the endpoints) stay as they are, except that the tree rules
+    /// file replaces rules put for the default namespace.
     /// - Returns: the errors, empty when everything reloaded.
     @discardableResult
     public func reload() -> [String] {
@@ -52,7 +66,10 @@ public final class RulesEngine: Sendable {
         if configuration.databaseRulesFile != nil {
             do {
                 let database = try Self.loadDatabase(configuration, logger: logger)
-                state.withLock { $0.database = database }
+                state.withLock { state in
+                    state.database = database
+                    state.databaseByNamespace[configuration.projectID] = nil
+                }
                 databaseRulesChanged()
             } catch {
                 errors.append(error.message)
@@ -87,9 +104,10 @@ public final class RulesEngine: Sendable {
         logger.info("document rules replaced")
     }
 
-    /// Replaces the tree rules with `source` (`PUT /.settings/rules.json`).
+    /// Replaces the tree rules of one namespace with `source` (`PUT /.settings/rules.json?ns=…`), until the process
+    /// ends (or, for the default namespace, the rules file is reloaded).
     /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
-    public func replaceDatabaseRules(source: String) throws(HearthError) {
+    public func replaceDatabaseRules(source: String, namespace: String) throws(HearthError) {
         let rules: DatabaseRuleset
         do {
             rules = try DatabaseRuleset(source: source)
@@ -97,8 +115,8 @@ public final class RulesEngine: Sendable {
             throw .invalidArgument(
                 "database.rules.json:\(error.location.line):\(error.location.column): \(error.message)")
         }
-        state.withLock { $0.database = rules }
-        logger.info("tree rules replaced")
+        state.withLock { $0.databaseByNamespace[namespace] = rules }
+        logger.info("tree rules replaced", ["namespace": .string(namespace)])
         databaseRulesChanged()
     }
 

@@ -49,7 +49,7 @@ extension TreeAPI {
         if conditional != nil, try !access.canRead(request.namespace, path, auth) { throw Self.permissionDenied }
         var pending = TreeWrite(
             namespace: request.namespace, path: path, operation: operation, ifMatch: conditional, auth: auth,
-            judge: access.writeJudge(auth))
+            judge: access.writeJudge(auth, in: request.namespace))
         let sendETag = request.wantsETag || conditional != nil
         let name = pushID
         if let key {

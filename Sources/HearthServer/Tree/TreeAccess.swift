@@ -4,7 +4,7 @@ import HearthRules
 import HearthStore
 
 /// The one place the tree asks the tree rules (`--database-rules`, `PUT /.settings/rules.json`) whether a caller
-/// may read or write: every REST read, every write (judged inside its transaction, see ``writeJudge(_:)``), every
+/// may read or write: every REST read, every write (judged inside its transaction, see ``writeJudge(_:in:)``), every
 /// stream when it opens and again with each change it would receive.
 ///
 /// Administrators bypass rules, and so does everyone under the open rules of `--dev` without a rules file, where
@@ -13,10 +13,10 @@ struct TreeAccess: Sendable {
     let engine: RulesEngine
     let tree: any TreeStore
 
-    /// The rules to judge `auth` by; `nil` when no judging is needed.
-    func rules(for auth: AuthContext?) -> DatabaseRuleset? {
+    /// The rules to judge `auth` by in `namespace`; `nil` when no judging is needed.
+    func rules(for auth: AuthContext?, in namespace: String) -> DatabaseRuleset? {
         if auth?.isAdmin == true { return nil }
-        let rules = engine.databaseRules
+        let rules = engine.databaseRules(for: namespace)
         return rules === DatabaseRuleset.allowAll ? nil : rules
     }
 
@@ -25,8 +25,10 @@ struct TreeAccess: Sendable {
     func canRead(
         _ namespace: String, _ path: TreePath, _ auth: AuthContext?, query: TreeQuery? = nil
     ) throws(HearthError) -> Bool {
-        guard let rules = rules(for: auth) else { return true }
-        let data = TreeRulesReader { [tree] path in try tree.read(namespace, at: path, auth: nil).node }
+        guard let rules = rules(for: auth, in: namespace) else { return true }
+        let data = TreeRulesReader(
+            read: { [tree] path in try tree.read(namespace, at: path, auth: nil).node },
+            readPriority: { [tree] path in try tree.priority(namespace, at: path) })
         let decision = rules.authorizeRead(
             path: path.segments, auth: auth, data: data, now: Self.nowMillis(), query: Self.rulesQuery(query))
         try data.rethrow()
@@ -35,8 +37,10 @@ struct TreeAccess: Sendable {
 
     /// Whether `auth` may write `path` leaving it as it is (an empty PATCH, which changes nothing).
     func canWriteNothing(_ namespace: String, _ path: TreePath, _ auth: AuthContext?) throws(HearthError) -> Bool {
-        guard let rules = rules(for: auth) else { return true }
-        let data = TreeRulesReader { [tree] path in try tree.read(namespace, at: path, auth: nil).node }
+        guard let rules = rules(for: auth, in: namespace) else { return true }
+        let data = TreeRulesReader(
+            read: { [tree] path in try tree.read(namespace, at: path, auth: nil).node },
+            readPriority: { [tree] path in try tree.priority(namespace, at: path) })
         let decision = rules.authorizeWrite(
             path: path.segments, auth: auth, before: data, after: data, now: Self.nowMillis())
         try data.rethrow()
@@ -45,14 +49,18 @@ struct TreeAccess: Sendable {
 
     /// The check a write by `auth` carries into the store (``TreeWrite/judge``); `nil` when rules do not apply.
     /// Every path of a multi-path PATCH is judged against the tree as the whole update leaves it, as Firebase does.
-    func writeJudge(_ auth: AuthContext?) -> (@Sendable (TreeWriteProposal) throws -> Bool)? {
-        guard let rules = rules(for: auth) else { return nil }
+    func writeJudge(
+        _ auth: AuthContext?, in namespace: String
+    ) -> (@Sendable (TreeWriteProposal) throws -> Bool)? {
+        guard let rules = rules(for: auth, in: namespace) else { return nil }
         return { proposal in
-            let before = TreeRulesReader(read: proposal.current)
-            let writes = proposal.updates.map { update in
-                (path: proposal.path.appending(update.path).segments, value: update.node.map(TreeRulesReader.json))
+            let before = TreeRulesReader(read: proposal.current, readPriority: proposal.currentPriority)
+            let written = proposal.updates.map { update in
+                (path: proposal.path.appending(update.path).segments, node: update.node)
             }
-            let after = OverlayTreeReader(base: before, writes: writes)
+            let writes = written.map { (path: $0.path, value: $0.node.map(TreeRulesReader.json)) }
+            let after = WrittenTreeReader(
+                overlay: OverlayTreeReader(base: before, writes: writes), before: before, written: written)
             let allowed = writes.allSatisfy { write in
                 rules.authorizeWrite(
                     path: write.path, auth: auth, before: before, after: after, now: proposal.nowMillis
@@ -101,10 +109,24 @@ struct TreeAccess: Sendable {
 /// caller rethrows it once the rules are done, so an error never turns into a decision.
 final class TreeRulesReader: TreeDataReader {
     private let read: (TreePath) throws -> TreeNode?
+    private let readPriority: (TreePath) throws -> TreeLeaf?
     private var cache: [[String]: JSONValue?] = [:]
     private var failure: HearthError?
 
-    init(read: @escaping (TreePath) throws -> TreeNode?) { self.read = read }
+    init(read: @escaping (TreePath) throws -> TreeNode?, readPriority: @escaping (TreePath) throws -> TreeLeaf?) {
+        self.read = read
+        self.readPriority = readPriority
+    }
+
+    /// The node's priority: one row read from the store (nodes are cached as JSON, which has no priorities).
+    func priority(at path: [String]) -> JSONValue? {
+        do {
+            return try readPriority(TreePath(segments: path))?.json
+        } catch {
+            failure = failure ?? (error as? HearthError) ?? .internal("Reading a priority for rules failed: \(error)")
+            return nil
+        }
+    }
 
     func value(at path: [String]) -> JSONValue? {
         if let cached = cache[path] { return cached }
@@ -135,5 +157,23 @@ final class TreeRulesReader: TreeDataReader {
         case .leaf(let leaf): leaf.json
         case .children(let children): .object(children.mapValues(json))
         }
+    }
+}
+
+/// `newData` of a write: the values of ``OverlayTreeReader``, and priorities as the write leaves them — from the
+/// written node where the write covers the location (a PUT sets or clears the priority), from the store otherwise.
+struct WrittenTreeReader: TreeDataReader {
+    let overlay: OverlayTreeReader
+    let before: TreeRulesReader
+    let written: [(path: [String], node: TreeNode?)]
+
+    func value(at path: [String]) -> JSONValue? { overlay.value(at: path) }
+
+    func priority(at path: [String]) -> JSONValue? {
+        guard let covering = written.last(where: { $0.path.count <= path.count && path.starts(with: $0.path) }) else {
+            return before.priority(at: path)
+        }
+        let relative = TreePath(segments: Array(path.dropFirst(covering.path.count)))
+        return covering.node?.node(at: relative)?.priority?.json
     }
 }

@@ -12,6 +12,9 @@ public protocol TreeStore: Sendable {
     /// A shallow read: the leaf at a location, or the keys of its children.
     func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow
 
+    /// The priority of the node at a location (rules' `getPriority()`), without reading the node.
+    func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf?
+
     /// Applies a write atomically; the completion runs once it is durable (or refused) on a thread of the store's
     /// choosing. Committed changes reach ``treeFeed`` before the completion runs.
     func write(_ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void)
@@ -109,17 +112,20 @@ public struct TreeWriteProposal {
     public var nowMillis: Int64
     /// The node at an absolute path as it is before the write, read in the write's transaction.
     public var current: (TreePath) throws -> TreeNode?
+    /// The priority of the node at an absolute path before the write, read in the write's transaction.
+    public var currentPriority: (TreePath) throws -> TreeLeaf?
 
     /// A proposal.
     public init(
         namespace: String, path: TreePath, updates: [TreeChange.Update], nowMillis: Int64,
-        current: @escaping (TreePath) throws -> TreeNode?
+        current: @escaping (TreePath) throws -> TreeNode?, currentPriority: @escaping (TreePath) throws -> TreeLeaf?
     ) {
         self.namespace = namespace
         self.path = path
         self.updates = updates
         self.nowMillis = nowMillis
         self.current = current
+        self.currentPriority = currentPriority
     }
 }
 

@@ -35,6 +35,11 @@ public final class SQLiteTreeStore: TreeStore {
         try store.withReader { db in try TreeRows.shallow(namespace, path, in: db) }
     }
 
+    /// The priority of the node at a location: one row.
+    public func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf? {
+        try store.withReader { db in try TreeRows.priority(namespace, path, in: db) }
+    }
+
     /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
         try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
@@ -95,7 +100,8 @@ public final class SQLiteTreeStore: TreeStore {
             let namespace = write.namespace
             let proposal = TreeWriteProposal(
                 namespace: namespace, path: write.path, updates: updates, nowMillis: nowMillis,
-                current: { path in try TreeRows.node(namespace, path, in: db) })
+                current: { path in try TreeRows.node(namespace, path, in: db) },
+                currentPriority: { path in try TreeRows.priority(namespace, path, in: db) })
             guard try judge(proposal) else {
                 return CommitWriter.AtomicOutcome(value: TreeWriteOutcome.denied, afterCommit: nil)
             }

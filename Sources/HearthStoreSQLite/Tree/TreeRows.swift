@@ -18,6 +18,12 @@ enum TreeRows {
         return builder.finish()
     }
 
+    /// The priority of the node at `path` (one row read), or `nil`.
+    static func priority(_ namespace: String, _ path: TreePath, in db: SQLiteConnection) throws -> TreeLeaf? {
+        let key = TreeKeyCodec.priority(TreeKeyCodec.key(namespace, path))
+        return try db.fetchOne("SELECT value FROM tree_nodes WHERE key = \(key)").flatMap { leaf($0[0]) }
+    }
+
     /// The leaf at `path` or the keys of its children, each child found with one seek past the previous one's
     /// subtree, so a node with few children but many descendants is cheap.
     static func shallow(_ namespace: String, _ path: TreePath, in db: SQLiteConnection) throws -> TreeShallow {
