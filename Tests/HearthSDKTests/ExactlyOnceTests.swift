@@ -22,4 +22,21 @@ struct ExactlyOnceTests {
         let stored = try await reference.getDocument(source: .server)
         #expect(stored.get("n") as? Int == 1, "the resent increment was not applied a second time")
     }
+
+    @Test func aTreeIncrementWhoseAnswerWasLostIsAppliedOnce() async throws {
+        var server = try await TestServer.start(environment: ["HEARTH_TEST_EXIT_AFTER_RECEIPT": "1"])
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let path = "\(unique("once"))/n"
+        let reference = Database.database(app: server.app()).reference(withPath: path)
+        let write = Task { try await reference.setValue(ServerValue.increment(5)) }
+        await server.exited()
+
+        server = try await TestServer.start(directory: directory, port: port)
+        try await write.value
+        let stored = try await Database.database(app: server.app("check")).reference(withPath: path)
+            .getData()
+        #expect(stored.value as? Int == 5, "the resent increment was not applied a second time")
+    }
 }

@@ -5,7 +5,10 @@ import Synchronization
 /// The JSON tree of one app — Hearth's `Database` (Realtime Database).
 ///
 /// It speaks the tree's REST protocol: reads, writes, pushes, multi-path updates, queries and ETag transactions, and
-/// live observers over SSE (`observe(_:with:)`). Writes need the server; there is no offline tree cache yet.
+/// live observers over SSE (`observe(_:with:)`). Writes go through a queue: they are applied locally at once
+/// (observers fire before the server has them) and sent in order, also after the server was unreachable; with
+/// ``isPersistenceEnabled`` the queue and a cache of the data read are kept on disk and survive an app restart. See
+/// docs/sdk.md, "When a tree write completes".
 public final class Database: Sendable {
     /// The app this database belongs to.
     public let app: HearthApp
@@ -14,6 +17,8 @@ public final class Database: Sendable {
     let observers = ObserverRegistry()
     /// The observers ``DatabaseQuery/keepSynced(_:)`` holds open, by location and query.
     let syncedHandles = Mutex<[String: UInt]>([:])
+    /// The cache and write queue, made on first use (see ``local``).
+    let localState = Mutex<TreeLocal?>(nil)
 
     init(app: HearthApp) { self.app = app }
 
@@ -26,11 +31,27 @@ public final class Database: Sendable {
     /// Points this app at a server on `host:port` over HTTP, as with the Realtime Database emulator.
     public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }
 
-    /// Whether data is kept on disk for offline use. Accepted for source compatibility; Hearth keeps no offline tree
-    /// cache and no tree write queue yet, so it has no effect: tree writes need the server.
+    /// Whether data is kept on disk for offline use, as in Firebase: the values of locations read or observed, and
+    /// the queue of writes not yet acknowledged, in `database-<app>.<project>.sqlite` in the app's storage directory,
+    /// so both survive an app restart. Off (the default), both are kept in memory for the life of the process:
+    /// writes made offline are still applied locally and sent when the server is back. Set it before the first read,
+    /// write or observer of this database; later changes have no effect.
     public var isPersistenceEnabled: Bool {
         get { persistence.load(ordering: .relaxed) }
         set { persistence.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Stops sending queued writes until ``goOnline()``: writes keep being applied locally and queued (live
+    /// observers keep their streams).
+    public func goOffline() {
+        let queue = local.queue
+        Task { await queue.setOnline(false) }
+    }
+
+    /// Sends queued writes again after ``goOffline()``.
+    public func goOnline() {
+        let queue = local.queue
+        Task { await queue.setOnline(true) }
     }
 
     /// The root of the tree.
@@ -56,7 +77,11 @@ public final class Database: Sendable {
         var text = app.serverURL.absoluteString.trimmingSuffix("/")
         text += path.isEmpty ? "/.json" : "/" + path.map(DocumentsClient.escape).joined(separator: "/") + ".json"
         var items = query
-        if let token = try await app.auth.idTokenForRequest() { items.append(("auth", token)) }
+        do {
+            if let token = try await app.auth.idTokenForRequest() { items.append(("auth", token)) }
+        } catch let error as AuthErrorCode where error.code == .networkError {
+            throw DatabaseError(.unavailable, "The server could not be reached: \(error.message)")
+        }
         if !items.isEmpty {
             text +=
                 "?"
@@ -80,9 +105,12 @@ public final class Database: Sendable {
             let message =
                 json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
             let code: FirestoreErrorCode.Code =
-                response.status == 401 || response.status == 403
-                ? .permissionDenied
-                : response.status == 400 ? .invalidArgument : .unknown
+                switch response.status {
+                case 401, 403: .permissionDenied
+                case 400: .invalidArgument
+                case 503: .unavailable
+                default: .unknown
+                }
             throw DatabaseError(code, message)
         }
         return (json, response)

@@ -6,6 +6,11 @@ import Synchronization
 /// copy of the data: the tree protocol streams one location (and query window) per request, so streams cannot be
 /// multiplexed across locations (DESIGN.md §3.4), but a second observer of a location costs no new connection and gets
 /// its first events at once from the shared copy.
+///
+/// What observers see is the stream's server data with the queued writes applied (``Database/view(at:isQuery:server:)``),
+/// so a local write raises them at once, before the server has it, and a location observed while offline is
+/// answered from the tree cache. Every change is computed under one lock and delivered on one serial queue, in the
+/// order it was computed.
 final class ObserverRegistry: Sendable {
     /// One observer: what it asked for and where to deliver it.
     struct Observer: Sendable {
@@ -13,12 +18,55 @@ final class ObserverRegistry: Sendable {
         var block: @Sendable (DataSnapshot) -> Void
     }
 
-    /// One stream: its key (path + query), observers, and the data as last received.
-    private struct Stream {
+    /// How a stream's visible value is computed from its server data (`nil` before the first event): `nil` when
+    /// nothing is known yet.
+    typealias Viewer = (_ path: [String], _ isQuery: Bool, _ server: JSONValue?) -> JSONValue?
+
+    /// One stream: its location and query, observers, the server's data and what the observers last saw.
+    fileprivate struct Stream {
         var path: [String]
+        var isQuery: Bool
+        var reference: DatabaseReference
+        var order: TreeOrder
         var observers: [UInt: Observer] = [:]
-        var tree: JSONValue?
+        /// The data as the server last sent it; kept while the stream is down.
+        var server: JSONValue?
+        /// How many events have arrived, and the absolute paths the latest ones wrote, so an acknowledgement can tell
+        /// whether the stream changed a location since the write was sent.
+        var events = 0
+        var recent: [(event: Int, path: [String])] = []
+        /// Acknowledged writes shown over the server's data until the stream has caught up with them (see
+        /// ``ObserverRegistry/update(acknowledged:marks:view:_:)``).
+        var acknowledged: [Acknowledged] = []
+        /// What the observers were last shown.
+        var shown: JSONValue?
         var task: Task<Void, Never>?
+
+        /// The server's data with the acknowledged values over it.
+        var data: JSONValue? {
+            server.map { server in
+                acknowledged.reduce(server) { TreeLocalView.set($0, at: path, path: $1.path, to: $1.value) }
+            }
+        }
+
+        /// The server's value at an absolute path inside this stream's location.
+        func serverValue(at absolute: [String]) -> JSONValue {
+            guard let server, absolute.starts(with: path) else { return .null }
+            return TreeLocalView.descend(server, absolute.dropFirst(path.count)) ?? .null
+        }
+    }
+
+    /// A value the server acknowledged writing, kept in view until the stream shows the server has moved on.
+    fileprivate struct Acknowledged {
+        var path: [String]
+        var value: JSONValue
+        /// The write's own event is still to come (no event touched the location while it was in flight): kept until
+        /// an event leaves the location holding exactly this value, so older events arriving late cannot undo it.
+        /// Otherwise the order is unknown, and the next event at the location replaces it.
+        var untilEcho: Bool
+        /// The stream's event count when it was acknowledged; kept for at most ``ObserverRegistry/echoWindow``
+        /// events after, in case the write's own event never comes (a child outside a query's window).
+        var since: Int
     }
 
     private struct State {
@@ -28,21 +76,44 @@ final class ObserverRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where observers are called, one change after another.
+    private let delivery = DispatchQueue(label: "hearth.database.observers")
+    /// Marks the delivery queue, so code running in an observer callback does not wait for the queue it runs on.
+    private let deliveryKey = DispatchSpecificKey<Bool>()
 
-    /// Adds an observer to the stream `key`, starting it with `start` when it is the first. When the stream already
-    /// has data, the observer's first events are computed from it before this returns.
+    init() { delivery.setSpecific(key: deliveryKey, value: true) }
+
+    /// Waits until the events of every change computed so far have been delivered (callbacks are short and never
+    /// wait for this), so a new observer has its first events and a local write has raised its observers when the
+    /// call returns. From inside a callback it returns at once: those events follow the running callback.
+    func waitForDelivery() {
+        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
+        delivery.sync {}
+    }
+
+    /// Adds an observer to the stream `key`, starting it with `start` when it is the first. An observer of a stream
+    /// that already has a value, or of a location the cache or a queued write knows, gets its first events at once.
     func add(
-        key: String, path: [String], observer: Observer, reference: DatabaseReference, order: TreeOrder,
-        start: (String) -> Task<Void, Never>
+        key: String, path: [String], isQuery: Bool, observer: Observer, reference: DatabaseReference,
+        order: TreeOrder, view: Viewer, start: (String) -> Task<Void, Never>
     ) -> UInt {
-        let (handle, tree, isNew) = state.withLock { state -> (UInt, JSONValue?, Bool) in
+        let (handle, isNew) = state.withLock { state -> (UInt, Bool) in
             let handle = state.nextHandle
             state.nextHandle += 1
             state.streamOfHandle[handle] = key
             let isNew = state.streams[key] == nil
-            if isNew { state.streams[key] = Stream(path: path) }
+            if isNew {
+                var stream = Stream(path: path, isQuery: isQuery, reference: reference, order: order)
+                stream.shown = view(path, isQuery, nil)
+                state.streams[key] = stream
+            }
             state.streams[key]?.observers[handle] = observer
-            return (handle, state.streams[key]?.tree, isNew)
+            if let stream = state.streams[key], let shown = stream.shown {
+                delivery.async {
+                    DatabaseQuery.fire(observer, old: nil, new: shown, reference: stream.reference, order: stream.order)
+                }
+            }
+            return (handle, isNew)
         }
         if isNew {
             let task = start(key)
@@ -52,18 +123,91 @@ final class ObserverRegistry: Sendable {
                 return false
             }
             if stale { task.cancel() }
-        } else if let tree {
-            DatabaseQuery.fire(observer, old: nil, new: tree, reference: reference, order: order)
         }
+        waitForDelivery()
         return handle
     }
 
-    /// Records the stream's new data and returns the observers to tell (empty when the stream is gone).
-    func received(_ tree: JSONValue, on key: String) -> (old: JSONValue?, observers: [Observer])? {
+    /// Applies a `put`/`patch` event to the stream's server data and shows the result. Returns the stream's location
+    /// and new server data (for the cache), or `nil` when the stream is gone; `event` other than `put`/`patch` changes
+    /// nothing.
+    func receive(
+        event: String, json: JSONValue, on key: String, view: Viewer
+    ) -> (path: [String], isQuery: Bool, server: JSONValue?)? {
         state.withLock { state in
-            guard let stream = state.streams[key] else { return nil }
-            state.streams[key]?.tree = tree
-            return (stream.tree, stream.observers.keys.sorted().compactMap { stream.observers[$0] })
+            guard var stream = state.streams[key] else { return nil }
+            if let next = TreeApplier.apply(event: event, json: json, to: stream.server ?? .null) {
+                stream.server = next
+                stream.events += 1
+                let written = TreeApplier.paths(event: event, json: json).map { stream.path + $0 }
+                for path in written { stream.recent.append((stream.events, path)) }
+                let current = stream
+                stream.acknowledged.removeAll { entry in
+                    guard written.contains(where: { TreeLocalView.related($0, entry.path) }) else {
+                        return current.events - entry.since > Self.echoWindow
+                    }
+                    return !entry.untilEcho || current.serverValue(at: entry.path) == entry.value
+                        || current.events - entry.since > Self.echoWindow
+                }
+                if stream.recent.count > Self.recentLimit { stream.recent.removeFirst(stream.recent.count / 2) }
+                show(&stream, view(stream.path, stream.isQuery, stream.data))
+                state.streams[key] = stream
+            }
+            return (stream.path, stream.isQuery, stream.data)
+        }
+    }
+
+    /// How many events each stream has received, taken when a write is sent.
+    func marks() -> [String: Int] { state.withLock { $0.streams.mapValues(\.events) } }
+
+    /// Runs `change` (which changes the queued writes) and shows every stream's new value, in one step, so no
+    /// observer sees a moment between. `acknowledged` — what the server said it wrote — goes into a stream's server
+    /// data where no event changed that location since `marks` (taken when the write was sent): the server's own
+    /// event for the write may come later, and until then the data would lack it — and events of older writes may
+    /// still arrive before it. So the acknowledged value is shown over the server's data until the write's own event
+    /// (an event leaving that value there) arrives. Where an event did change the location while the write was in
+    /// flight (or the stream is newer than the write), the order is unknown, and the value is shown only until the
+    /// next event there. A stream still waiting for its first data shows the cache, which holds the acknowledged
+    /// value, and keeps it over the snapshot until the write's own event.
+    func update(
+        acknowledged: [(path: [String], value: JSONValue)] = [], marks: [String: Int] = [:], view: Viewer,
+        _ change: () -> Void
+    ) {
+        state.withLock { state in
+            change()
+            for key in state.streams.keys {
+                guard var stream = state.streams[key] else { continue }
+                for set in acknowledged where TreeLocalView.related(set.path, stream.path) {
+                    // A stream without data yet gets its first snapshot next, then events in commit order: either
+                    // the snapshot holds the write, or the write's own event follows it.
+                    let inOrder =
+                        stream.server == nil || marks[key].map { !stream.changed(set.path, since: $0) } ?? false
+                    guard inOrder || stream.serverValue(at: set.path) != set.value else { continue }
+                    stream.acknowledged.append(
+                        Acknowledged(path: set.path, value: set.value, untilEcho: inOrder, since: stream.events))
+                }
+                show(&stream, view(stream.path, stream.isQuery, stream.data))
+                state.streams[key] = stream
+            }
+        }
+    }
+
+    /// How many event paths a stream remembers; an acknowledgement older than those treats every location as changed.
+    private static let recentLimit = 256
+    /// How many events an acknowledged value waits for its own event before the server's data is trusted again.
+    fileprivate static let echoWindow = 64
+
+    /// Records what a stream's observers see now and queues their events for the difference.
+    private func show(_ stream: inout Stream, _ value: JSONValue?) {
+        guard let value, value != stream.shown else { return }
+        let old = stream.shown
+        stream.shown = value
+        let observers = stream.observers.keys.sorted().compactMap { stream.observers[$0] }
+        let (reference, order) = (stream.reference, stream.order)
+        delivery.async {
+            for observer in observers {
+                DatabaseQuery.fire(observer, old: old, new: value, reference: reference, order: order)
+            }
         }
     }
 
@@ -85,6 +229,15 @@ final class ObserverRegistry: Sendable {
     }
 }
 
+extension ObserverRegistry.Stream {
+    /// Whether an event after `mark` wrote at, above or below `path` (always, when the events since are forgotten).
+    fileprivate func changed(_ path: [String], since mark: Int) -> Bool {
+        guard events > mark else { return false }
+        guard let oldest = recent.first, oldest.event <= mark + 1 else { return true }
+        return recent.contains { $0.event > mark && TreeLocalView.related($0.path, path) }
+    }
+}
+
 /// Applies the tree protocol's `put`/`patch` events (`{"path":"/a/b","data":…}`) to a local copy.
 enum TreeApplier {
     static func set(_ tree: JSONValue, at path: ArraySlice<String>, to value: JSONValue) -> JSONValue {
@@ -93,6 +246,14 @@ enum TreeApplier {
         let child = set(members[key] ?? .null, at: path.dropFirst(), to: value)
         members[key] = child == .null ? nil : child
         return members.isEmpty ? .null : .object(members)
+    }
+
+    /// The paths (relative to the stream's location) a `put` or `patch` event writes.
+    static func paths(event: String, json: JSONValue) -> [[String]] {
+        guard let pathText = json["path"]?.stringValue else { return [] }
+        let path = pathText.split(separator: "/").map(String.init)
+        guard event == "patch" else { return [path] }
+        return (json["data"]?.objectValue ?? [:]).keys.map { path + $0.split(separator: "/").map(String.init) }
     }
 
     static func apply(event: String, json: JSONValue, to tree: JSONValue) -> JSONValue? {
@@ -118,25 +279,24 @@ extension DatabaseQuery {
     /// Calls `block` for `eventType` now and on every change, over a live SSE stream of this location (or query
     /// window) that every observer of the same location and query shares. `.value` gives the whole value,
     /// `.childAdded`/`.childChanged`/`.childRemoved` one child each, `.childMoved` a child whose place in the query's
-    /// order changed. Callbacks arrive on a background executor.
+    /// order changed. A local write raises the observers at once, before the server has it; while offline, a
+    /// location is answered from the tree cache (see ``Database/isPersistenceEnabled``). Callbacks arrive on a
+    /// background queue, one at a time.
     /// - Returns: a handle for ``removeObserver(withHandle:)``.
     @discardableResult
     public func observe(_ eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) -> UInt {
         let database = self.database
         let path = self.path
         let order = self.order ?? .key
-        var query = parameters
-        if let order = self.order { query.insert(("orderBy", order.parameter), at: 0) }
-        let reference = ref
-        let parameters = query
+        let parameters = requestParameters
         let key = path.joined(separator: "/") + "?" + parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         let observer = ObserverRegistry.Observer(type: eventType, block: block)
         return database.observers.add(
-            key: key, path: path, observer: observer, reference: reference, order: order
+            key: key, path: path, isQuery: !parameters.isEmpty, observer: observer, reference: ref, order: order,
+            view: database.viewer
         ) { key in
             Task {
                 var failures = 0
-                var tree: JSONValue? = nil
                 while !Task.isCancelled {
                     do {
                         let stream = try await database.openStream(path: path, query: parameters)
@@ -144,15 +304,9 @@ extension DatabaseQuery {
                         for try await chunk in stream {
                             for event in parser.feed(chunk) {
                                 if event.event == "cancel" { return }
-                                guard let json = try? JSONParser.parse(event.data),
-                                    let next = TreeApplier.apply(event: event.event, json: json, to: tree ?? .null)
-                                else { continue }
+                                guard let json = try? JSONParser.parse(event.data) else { continue }
                                 failures = 0
-                                tree = next
-                                guard let (old, observers) = database.observers.received(next, on: key) else { return }
-                                for observer in observers {
-                                    Self.fire(observer, old: old, new: next, reference: reference, order: order)
-                                }
+                                guard database.received(event.event, json, on: key) else { return }
                             }
                         }
                     } catch {
@@ -164,6 +318,12 @@ extension DatabaseQuery {
         }
     }
 
+    /// The REST query parameters: `orderBy` first, then the bounds and limits.
+    var requestParameters: [(String, String)] {
+        var query = parameters
+        if let order { query.insert(("orderBy", order.parameter), at: 0) }
+        return query
+    }
     /// Tells one observer what changed between `old` (nil before the first data) and `new`.
     static func fire(
         _ observer: ObserverRegistry.Observer, old: JSONValue?, new: JSONValue, reference: DatabaseReference,
@@ -216,8 +376,8 @@ extension DatabaseQuery {
     public func removeAllObservers() { database.observers.removeAll(at: path) }
 
     /// Keeps this location's stream open while `keepSynced` is on, so observers added later share it and get their
-    /// first events at once, without a new connection. There is no on-disk tree cache (see
-    /// ``Database/isPersistenceEnabled``), so nothing is kept across launches.
+    /// first events at once, without a new connection, and the location's data stays in the tree cache (on disk with
+    /// ``Database/isPersistenceEnabled``) for reads while offline.
     public func keepSynced(_ keepSynced: Bool) {
         let key =
             "\(database.app.name)|" + path.joined(separator: "/") + "|" + parameters.map(\.1).joined(separator: "&")

@@ -66,12 +66,22 @@ public class DatabaseQuery: @unchecked Sendable {
     /// Children equal to `value`, in the current order.
     public func queryEqual(toValue value: Any?) -> DatabaseQuery { with("equalTo", value ?? NSNull()) }
 
-    /// Reads the value once from the server.
+    /// Reads the value once from the server, with the writes still queued applied. When the server is unreachable,
+    /// answers from the cache of locations read or observed before (a query only from what queued writes put
+    /// there), or throws `unavailable` when nothing is known.
     public func getData() async throws -> DataSnapshot {
-        var query = parameters
-        if let order { query.insert(("orderBy", order.parameter), at: 0) }
-        let (json, _) = try await database.send("GET", path: path, query: query)
-        return DataSnapshot(reference: ref, json: json, order: order ?? .key)
+        let query = requestParameters
+        let isQuery = !query.isEmpty
+        let value: JSONValue
+        do {
+            let (json, _) = try await database.send("GET", path: path, query: query)
+            if !isQuery { database.local.cache.store(json, at: path) }
+            value = database.view(at: path, isQuery: isQuery, server: json) ?? json
+        } catch let error as DatabaseError where error.code == .unavailable {
+            guard let cached = database.view(at: path, isQuery: isQuery, server: nil) else { throw error }
+            value = cached
+        }
+        return DataSnapshot(reference: ref, json: value, order: order ?? .key)
     }
 
     /// Completion-handler form of ``getData()``.
@@ -85,8 +95,8 @@ public class DatabaseQuery: @unchecked Sendable {
         }
     }
 
-    /// Reads the value once and calls `block` — the `.value` event only in this version (live observers are not
-    /// available yet; other event types report nothing).
+    /// Reads the value once (as ``getData()``, so from the cache when offline) and calls `block` — the `.value` event
+    /// only; other event types report nothing.
     public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
     {
         guard eventType == .value else { return }
@@ -131,10 +141,10 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
     /// A child with a new, time-ordered push key (nothing is written yet).
     public func childByAutoId() -> DatabaseReference { DatabaseReference(database, path + [database.nextPushID()]) }
 
-    /// Replaces the value (`nil` removes it). Resumes when the server has acknowledged the write.
+    /// Replaces the value (`nil` removes it). Observers see it at once; resumes when the server has acknowledged the
+    /// write (see docs/sdk.md, "When a tree write completes").
     public func setValue(_ value: Any?) async throws {
-        let json = try TreeJSON.json(value)
-        _ = try await database.send("PUT", path: path, body: json)
+        try await database.write("PUT", path: path, body: try TreeJSON.json(value))
     }
 
     /// Replaces the value and sets the node's priority.
@@ -147,40 +157,56 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         } else {
             json = [".value": json, ".priority": priorityJSON]
         }
-        _ = try await database.send("PUT", path: path, body: json)
+        try await database.write("PUT", path: path, body: json)
     }
 
     /// Writes several children at once; keys may be paths (`"a/b"`), `NSNull`/`nil` removes. All or nothing.
     public func updateChildValues(_ values: [AnyHashable: Any]) async throws {
-        let json = try TreeJSON.json(values)
-        _ = try await database.send("PATCH", path: path, body: json)
+        try await database.write("PATCH", path: path, body: try TreeJSON.json(values))
     }
 
     /// Removes the value and every child.
     public func removeValue() async throws {
-        _ = try await database.send("DELETE", path: path)
+        try await database.write("DELETE", path: path, body: .null)
     }
 
-    /// Completion-handler form of ``setValue(_:)``.
+    /// Completion-handler form of ``setValue(_:)``: the write is queued (and observers see it) before this returns;
+    /// `block` runs when the server acknowledged or refused it.
     public func setValue(
         _ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
     ) {
-        let json = Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }
-        Task {
-            do {
-                _ = try await database.send("PUT", path: path, body: try json.get())
-                block(nil, self)
-            } catch {
-                block(error, self)
-            }
-        }
+        queue("PUT", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }, block)
     }
 
-    /// Completion-handler form of ``removeValue()``.
+    /// Completion-handler form of ``updateChildValues(_:)``, queued as ``setValue(_:withCompletionBlock:)`` is.
+    public func updateChildValues(
+        _ values: [AnyHashable: Any],
+        withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+    ) {
+        queue("PATCH", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(values) }, block)
+    }
+
+    /// Completion-handler form of ``removeValue()``, queued as ``setValue(_:withCompletionBlock:)`` is.
     public func removeValue(completionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
+        queue("DELETE", .success(.null), block)
+    }
+
+    /// Queues a write now, so completion-form writes keep their order, and calls `block` with the server's answer.
+    private func queue(
+        _ method: String, _ body: Result<JSONValue, FirestoreErrorCode>,
+        _ block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+    ) {
+        let id: Int64
+        switch body {
+        case .success(let json): id = database.enqueue(method, path: path, body: json)
+        case .failure(let error):
+            Task { block(error, self) }
+            return
+        }
+        let queue = database.local.queue
         Task {
             do {
-                try await removeValue()
+                try await queue.wait(for: id)
                 block(nil, self)
             } catch {
                 block(error, self)

@@ -1,0 +1,120 @@
+import Foundation
+import HearthCore
+import Synchronization
+
+/// A database's local state, created on first use: the tree cache and write queue (on disk with
+/// ``Database/isPersistenceEnabled``, in memory otherwise), the queued writes in memory, and their sender.
+final class TreeLocal: Sendable {
+    let cache: TreeCache
+    /// The queued writes, oldest first, as stored in `cache` — read on every view, so kept in memory.
+    let pending: Mutex<[TreeLocalWrite]>
+    let queue: TreeWriteQueue
+
+    init(cache: TreeCache, database: Database) {
+        self.cache = cache
+        pending = Mutex(cache.queuedWrites())
+        queue = TreeWriteQueue(database: database)
+    }
+}
+
+extension Database {
+    /// The local state, made on first use with the persistence setting of that moment.
+    var local: TreeLocal {
+        let (local, isNew) = localState.withLock { state -> (TreeLocal, Bool) in
+            if let local = state { return (local, false) }
+            var url: URL?
+            if isPersistenceEnabled {
+                let safe = String(
+                    "\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
+                url = app.options.resolvedStorageDirectory.appendingPathComponent("database-\(safe).sqlite")
+            }
+            let local = TreeLocal(cache: TreeCache(url: url), database: self)
+            state = local
+            return (local, true)
+        }
+        // Writes a previous run queued are sent as soon as this database is used again.
+        if isNew, local.pending.withLock({ !$0.isEmpty }) {
+            let queue = local.queue
+            Task { await queue.resume() }
+        }
+        return local
+    }
+
+    /// What the app sees at `path`: `server` (the server's data, or `nil` when there is none) — or else, for a plain
+    /// location, the cached value — with the queued writes applied; `nil` when nothing is known.
+    func view(at path: [String], isQuery: Bool, server: JSONValue?) -> JSONValue? {
+        let local = self.local
+        let writes = local.pending.withLock { $0.filter { $0.sets.contains { TreeLocalView.related($0.path, path) } } }
+        let base: JSONValue
+        if let server {
+            base = server
+        } else if !isQuery, let cached = local.cache.value(at: path) {
+            base = cached
+        } else if !writes.isEmpty {
+            base = .null
+        } else {
+            return nil
+        }
+        return TreeLocalView.apply(writes, to: base, at: path)
+    }
+
+    /// The view as ``ObserverRegistry/Viewer``.
+    var viewer: ObserverRegistry.Viewer { { [self] path, isQuery, server in view(at: path, isQuery: isQuery, server: server) } }
+
+    /// An event of a stream: shown to its observers, and a plain location's data cached. `false` when the stream
+    /// has no observers left.
+    func received(_ event: String, _ json: JSONValue, on key: String) -> Bool {
+        guard let stream = observers.receive(event: event, json: json, on: key, view: viewer) else { return false }
+        if !stream.isQuery, let server = stream.server { local.cache.store(server, at: stream.path) }
+        return true
+    }
+
+    /// Queues a write — durably with persistence — and raises the observers it affects before it is sent; returns
+    /// its queue position for ``TreeWriteQueue/wait(for:)``. Synchronous, so writes fired one after another keep
+    /// their order.
+    func enqueue(_ method: String, path: [String], body: JSONValue) -> Int64 {
+        let local = self.local
+        let millis = Int64(Date().timeIntervalSince1970 * 1000)
+        var id: Int64 = 0
+        observers.update(view: viewer) {
+            local.pending.withLock { pending in
+                let write = local.cache.enqueue(method: method, path: path, body: body, localMillis: millis)
+                pending.append(write)
+                id = write.id
+            }
+        }
+        observers.waitForDelivery()
+        return id
+    }
+
+    /// Queues a write and waits for the server's answer (see docs/sdk.md, "When a tree write completes").
+    func write(_ method: String, path: [String], body: JSONValue) async throws {
+        let id = enqueue(method, path: path, body: body)
+        try await local.queue.wait(for: id)
+    }
+
+    /// The server applied `write`: what it wrote goes into the cache and the streams' data, and the write leaves the
+    /// queue, in one step for the observers.
+    func acknowledged(_ write: TreeLocalWrite, answer: JSONValue, marks: [String: Int]) {
+        let local = self.local
+        let sets = write.acknowledgedSets(answer: answer)
+        for set in sets { local.cache.store(set.value, at: set.path) }
+        observers.update(acknowledged: sets, marks: marks, view: viewer) {
+            local.pending.withLock { pending in
+                pending.removeAll { $0.id == write.id }
+                local.cache.dequeue(write.id)
+            }
+        }
+    }
+
+    /// The server refused `write`: it leaves the queue and its effect leaves what observers see.
+    func refused(_ write: TreeLocalWrite) {
+        let local = self.local
+        observers.update(view: viewer) {
+            local.pending.withLock { pending in
+                pending.removeAll { $0.id == write.id }
+                local.cache.dequeue(write.id)
+            }
+        }
+    }
+}
