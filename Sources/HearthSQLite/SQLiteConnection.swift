@@ -32,7 +32,8 @@ public final class SQLiteConnection: @unchecked Sendable {
             if options.create { flags |= SQLITE_OPEN_CREATE }
         }
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        let vfs = options.batchesWALWrites && Self.batchedWALRegistered ? hearth_batched_wal_vfs_name() : nil
+        let rc = sqlite3_open_v2(path, &handle, flags, vfs)
         guard rc == SQLITE_OK, let handle else {
             let error = SQLiteError(rc: rc, db: handle, sql: nil)
             sqlite3_close_v2(handle)
@@ -50,6 +51,11 @@ public final class SQLiteConnection: @unchecked Sendable {
     deinit {
         close()
     }
+
+    /// Whether the batched-WAL VFS is available; without it, `batchesWALWrites` connections use the default VFS.
+    private static let batchedWALRegistered: Bool = {
+        hearth_sqlite_register_batched_wal() == SQLITE_OK
+    }()
 
     /// Process-wide SQLite settings, applied once before the first connection opens.
     private static let libraryConfigured: Bool = {

@@ -82,6 +82,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         do {
             var writerOptions = SQLiteConnection.Options()
             writerOptions.pageSize = configuration.pageSize
+            writerOptions.batchesWALWrites = true
             let connection = try SQLiteConnection(path: databasePath, options: writerOptions)
             try SQLiteMigrator.migrate(connection, migrations: Schema.migrations)
             // Checkpoints run on their own thread (Checkpointer), never inside a commit.
