@@ -15,8 +15,13 @@ enum RulesMethods {
             return try QueryProof.method(constraint, name, args, location)
         }
         if receiver.isPartial || args.contains(where: \.isPartial) { throw QueryProof.unproven(location) }
+        // A lazy map answers its size and keys without converting every value (`data.keys().hasAll(…)` is common).
+        if case .object(let object) = receiver, args.isEmpty, name == "keys" || name == "size" {
+            let names = object.memberNames
+            return name == "size" ? .int(Int64(names.count)) : .list(names.sorted().map(RulesValue.string))
+        }
         let receiver = receiver.materialized
-        let args = args.map(\.materialized)
+        let args = args.contains(where: \.isObject) ? args.map(\.materialized) : args
         func none() throws(EvaluationError) {
             guard args.isEmpty else { throw fail("\(receiver.typeName).\(name)() takes no arguments", location) }
         }

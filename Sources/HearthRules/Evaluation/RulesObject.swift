@@ -9,11 +9,15 @@ protocol RulesObject: AnyObject, Sendable {
     func materialize() -> [String: RulesValue]
     /// Whether only some fields are known (a list's `resource.data`), so ``materialize()`` is not the whole map.
     var isPartial: Bool { get }
+    /// The field names, in no order.
+    var memberNames: [String] { get }
 }
 
 extension RulesObject {
     /// Objects know all their fields unless they say otherwise.
     var isPartial: Bool { false }
+    /// The names of the materialized map.
+    var memberNames: [String] { Array(materialize().keys) }
 }
 
 /// Document fields, converted one at a time.
@@ -22,6 +26,7 @@ final class DocumentDataObject: RulesObject {
     init(_ fields: [String: Value]) { self.fields = fields }
     func member(_ name: String) -> RulesValue? { fields[name].map(RulesValue.init) }
     func materialize() -> [String: RulesValue] { fields.mapValues(RulesValue.init) }
+    var memberNames: [String] { Array(fields.keys) }
 }
 
 /// A list's `resource.data`: what the query's filters say of every document it can return — the pinned fields as

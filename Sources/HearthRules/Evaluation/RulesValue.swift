@@ -41,6 +41,12 @@ enum RulesValue: Sendable {
         return false
     }
 
+    /// Whether this is a lazy map (``RulesObject``).
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
     /// The rules type name, as `is` and error messages use it.
     var typeName: String {
         switch self {
@@ -100,6 +106,9 @@ enum RulesValue: Sendable {
 
     /// Rules equality: `1 == 1.0`, structural for lists and maps, different types unequal.
     static func equal(_ a: RulesValue, _ b: RulesValue) -> Bool {
+        // The common scalar cases first, without copying either side.
+        if case .string(let x) = a, case .string(let y) = b { return x == y }
+        if case .int(let x) = a, case .int(let y) = b { return x == y }
         switch (a, b) {
         // `request.auth != null` is the commonest comparison; answer it without building the map.
         case (.object, .null), (.null, .object): return false
