@@ -80,7 +80,7 @@ let package = Package(
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen"],
+            dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules"],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
