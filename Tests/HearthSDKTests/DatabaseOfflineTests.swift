@@ -99,4 +99,28 @@ struct DatabaseOfflineTests {
         let stored = try await Database.database(app: server.app("check")).reference(withPath: path).getData()
         #expect(TreeSeen(stored) == TreeSeen(n: 2, items: 1), "each queued write applied exactly once")
     }
+
+    @Test func aLocalWriteRaisesObserversBeforeTheCallReturnsAndARefusedOneIsTakenBack() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let location = Database.database(app: server.app()).reference(withPath: unique("local"))
+        try await location.setValue(["n": 1])
+        let seen = Events<TreeSeen>()
+        let handle = location.observe(.value) { seen.add(TreeSeen($0)) }
+        defer { location.removeObserver(withHandle: handle) }
+        #expect(await seen.next() == TreeSeen(n: 1, items: 0))
+
+        let answers = Events<String>()
+        location.child("n").setValue(ServerValue.increment(4)) { error, _ in answers.add("increment \(error == nil)") }
+        #expect(seen.all.last == TreeSeen(n: 5, items: 0), "raised before setValue returned, server value estimated")
+        // A key the server refuses ('.' is not allowed): shown at once, then taken back out when the server says no.
+        location.child("items/bad.key").setValue(true) { error, _ in
+            answers.add("refused \((error as? DatabaseError)?.code == .invalidArgument)")
+        }
+        #expect(seen.all.last == TreeSeen(n: 5, items: 1))
+        #expect(await answers.next() == "increment true")
+        #expect(await answers.next() == "refused true")
+        #expect(await seen.next { $0.items == 0 } == TreeSeen(n: 5, items: 0))
+        #expect(TreeSeen(try await location.getData()) == TreeSeen(n: 5, items: 0))
+    }
 }

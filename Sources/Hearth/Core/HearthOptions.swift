@@ -24,6 +24,13 @@ public struct HearthOptions: Sendable, Hashable {
         self.storageDirectory = storageDirectory
     }
 
+    /// A local-state file in ``resolvedStorageDirectory`` named `<kind>-<app>.<project>.sqlite`, with every character
+    /// other than a letter, digit or `.` of the app and project replaced by `_`.
+    func storageFile(_ kind: String, app: String) -> URL {
+        let safe = String("\(app).\(projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
+        return resolvedStorageDirectory.appendingPathComponent("\(kind)-\(safe).sqlite")
+    }
+
     /// The directory for local state, created on first use.
     var resolvedStorageDirectory: URL {
         if let storageDirectory { return storageDirectory }

@@ -23,11 +23,7 @@ public final class Firestore: Sendable {
         self.app = app
         database = DatabaseName(project: app.options.projectID)
         client = DocumentsClient(app: app, database: database)
-        let safe = String(
-            "\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
-        cache = LocalDocumentCache(
-            url: app.options.resolvedStorageDirectory.appendingPathComponent("firestore-\(safe).sqlite"),
-            database: database)
+        cache = LocalDocumentCache(url: app.options.storageFile("firestore", app: app.name), database: database)
         listenConnection = ListenConnection(client: client, cache: cache)
         writeQueue = WriteQueue(client: client, cache: cache, listeners: listenConnection)
         // Writes a previous run queued while offline are sent as soon as this database is used again.

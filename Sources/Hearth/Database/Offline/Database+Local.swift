@@ -22,12 +22,7 @@ extension Database {
     var local: TreeLocal {
         let (local, isNew) = localState.withLock { state -> (TreeLocal, Bool) in
             if let local = state { return (local, false) }
-            var url: URL?
-            if isPersistenceEnabled {
-                let safe = String(
-                    "\(app.name).\(app.options.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
-                url = app.options.resolvedStorageDirectory.appendingPathComponent("database-\(safe).sqlite")
-            }
+            let url = isPersistenceEnabled ? app.options.storageFile("database", app: app.name) : nil
             let local = TreeLocal(cache: TreeCache(url: url), database: self)
             state = local
             return (local, true)
@@ -59,7 +54,9 @@ extension Database {
     }
 
     /// The view as ``ObserverRegistry/Viewer``.
-    var viewer: ObserverRegistry.Viewer { { [self] path, isQuery, server in view(at: path, isQuery: isQuery, server: server) } }
+    var viewer: ObserverRegistry.Viewer {
+        { [self] path, isQuery, server in view(at: path, isQuery: isQuery, server: server) }
+    }
 
     /// An event of a stream: shown to its observers, and a plain location's data cached. `false` when the stream
     /// has no observers left.

@@ -8,9 +8,7 @@ import HearthCore
 actor TreeWriteQueue {
     /// The database whose queue this is (it owns this queue for as long as the app lives).
     private let database: Database
-    private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
-    /// Answers that came before anyone waited for them (a write left by an earlier run has no waiter).
-    private var early: [Int64: DatabaseError?] = [:]
+    private var waiters = WriteWaiters()
     private var online = true
     private var flushing: Task<Void, Never>?
 
@@ -18,12 +16,9 @@ actor TreeWriteQueue {
 
     /// Waits for the server's answer to the queued write `id`, starting the sender if needed.
     func wait(for id: Int64) async throws {
-        if let answer = early.removeValue(forKey: id) {
-            if let answer { throw answer }
-            return
-        }
+        if let answer = waiters.takeEarly(id) { return try answer.get() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            waiters[id] = continuation
+            waiters.add(id, continuation)
             startFlushing()
         }
     }
@@ -51,24 +46,16 @@ actor TreeWriteQueue {
                     next.method, path: next.path, body: next.method == "DELETE" ? nil : next.body,
                     headers: ["X-Hearth-Write-Id": next.writeID])
                 database.acknowledged(next, answer: answer, marks: marks)
-                finish(next.id, with: nil)
+                waiters.finish(next.id, with: nil)
                 failures = 0
             } catch let error as DatabaseError where error.code == .unavailable {
                 failures += 1
                 try? await Task.sleep(for: .milliseconds(min(2_000, 50 << min(failures, 6))))
             } catch {
                 database.refused(next)
-                finish(next.id, with: error as? DatabaseError ?? DatabaseError(.unknown, "\(error)"))
+                waiters.finish(next.id, with: error)
             }
         }
         flushing = nil
-    }
-
-    private func finish(_ id: Int64, with error: DatabaseError?) {
-        if let waiter = waiters.removeValue(forKey: id) {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
-        } else {
-            early[id] = .some(error)
-        }
     }
 }

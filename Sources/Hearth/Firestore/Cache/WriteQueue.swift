@@ -9,10 +9,7 @@ actor WriteQueue {
     private let client: DocumentsClient
     private let cache: LocalDocumentCache
     private let listeners: ListenConnection
-    private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
-    /// Answers that came before anyone waited for them (a commit of this run; one left by an earlier run has no
-    /// waiter and its answer stays here, a few bytes each).
-    private var early: [Int64: FirestoreErrorCode?] = [:]
+    private var waiters = WriteWaiters()
     private var terminated = false
     private var flushing: Task<Void, Never>?
 
@@ -33,15 +30,12 @@ actor WriteQueue {
     }
 
     /// Raises the listeners (which see every queued commit) and waits for the server's answer to commit `id`. A
-    /// flush already running may answer before this waits; `early` keeps that answer.
+    /// flush already running may answer before this waits; `waiters` keeps that answer.
     func wait(for id: Int64) async throws {
         await listeners.localWritesChanged()
-        if let answer = early.removeValue(forKey: id) {
-            if let answer { throw answer }
-            return
-        }
+        if let answer = waiters.takeEarly(id) { return try answer.get() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            waiters[id] = continuation
+            waiters.add(id, continuation)
             startFlushing()
         }
     }
@@ -59,15 +53,11 @@ actor WriteQueue {
     func terminate() {
         // The loop ends at its next step; cancelling a request in flight can crash FoundationNetworking on Linux.
         terminated = true
-        let pending = waiters
-        waiters = [:]
-        for waiter in pending.values {
-            waiter.resume(
-                throwing: FirestoreErrorCode(
-                    .unavailable,
-                    "The Firestore instance was terminated; the write stays queued and is sent when the app uses Firestore again."
-                ))
-        }
+        waiters.failAll(
+            FirestoreErrorCode(
+                .unavailable,
+                "The Firestore instance was terminated; the write stays queued and is sent when the app uses Firestore again."
+            ))
     }
 
     private func flush() async {
@@ -89,7 +79,7 @@ actor WriteQueue {
                     LocalCommit(
                         writes: cache.decodeWrites(next.writes), localTime: next.localTime, commitTime: commitTime)
                 ) { cache.dequeue(next.id) }
-                finish(next.id, with: nil)
+                waiters.finish(next.id, with: nil)
                 failures = 0
             } catch  where error.code == .unavailable {
                 await listeners.sendEnded()
@@ -99,7 +89,7 @@ actor WriteQueue {
                 for path in writtenPaths(writes) { cache.remove(path) }
                 let cache = self.cache
                 await listeners.sendEnded { cache.dequeue(next.id) }
-                finish(next.id, with: error)
+                waiters.finish(next.id, with: error)
             }
         }
         flushing = nil
@@ -112,15 +102,6 @@ actor WriteQueue {
             (write["update"]?["name"]?.stringValue ?? write["delete"]?.stringValue).flatMap {
                 try? client.database.path(fromName: $0)
             }
-        }
-    }
-
-    /// Resumes the `await` of a commit already dequeued and shown to the listeners as it ended.
-    private func finish(_ id: Int64, with error: FirestoreErrorCode?) {
-        if let waiter = waiters.removeValue(forKey: id) {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
-        } else {
-            early[id] = .some(error)
         }
     }
 }
