@@ -7,6 +7,15 @@ struct Environment {
     private var names: [String] = []
     private var values: [RulesValue] = []
 
+    /// An empty scope.
+    init() {}
+
+    /// An empty scope with room for `capacity` names, so binding them allocates once.
+    init(capacity: Int) {
+        names.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
+
     mutating func bind(_ name: String, _ value: RulesValue) {
         names.append(name)
         values.append(value)

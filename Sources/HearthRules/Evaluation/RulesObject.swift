@@ -101,21 +101,26 @@ final class AuthObject: RulesObject {
 final class RequestObject: RulesObject {
     let request: FirestoreRequest
     let path: [String]
+    /// `auth` and `resource`, made once: rules read `request.auth` several times per condition.
+    private let auth: RulesValue
+    private let resource: RulesValue
     init(_ request: FirestoreRequest, path: [String]) {
         self.request = request
         self.path = path
+        if let auth = request.auth, !auth.isAdmin || auth.uid != nil {
+            self.auth = .object(AuthObject(auth))
+        } else {
+            auth = .null
+        }
+        resource = request.newData.map { .object(ResourceObject(path: path, data: $0)) } ?? .null
     }
     func member(_ name: String) -> RulesValue? {
         switch name {
-        case "auth":
-            guard let auth = request.auth, !auth.isAdmin || auth.uid != nil else { return .null }
-            return .object(AuthObject(auth))
+        case "auth": return auth
         case "method": return .string(request.method.rawValue)
         case "path": return .path(path)
         case "time": return .timestamp(request.time)
-        case "resource":
-            guard let data = request.newData else { return .null }
-            return .object(ResourceObject(path: path, data: data))
+        case "resource": return resource
         case "query":
             guard let query = request.query else { return nil }
             return .map([

@@ -92,7 +92,7 @@ public final class FirestoreRuleset: Sendable {
                 let bindings = PathMatcher.match(
                     rule.pattern[...], fullPath[...], recursiveMatchesEmpty: version == "2")
             else { continue }
-            var globals = Environment()
+            var globals = Environment(capacity: bindings.count + 2)
             globals.bind("request", requestValue)
             globals.bind("resource", resourceValue)
             for (name, value) in bindings { globals.bind(name, value) }
@@ -122,11 +122,15 @@ public final class FirestoreRuleset: Sendable {
     }
 
     static func requestPath(_ request: FirestoreRequest) -> [PathMatcher.Segment] {
-        var path: [PathMatcher.Segment] = [.id("databases"), .id(request.database), .id("documents")]
+        var path: [PathMatcher.Segment] = []
+        path.reserveCapacity(request.path.segments.count + 5)
+        path.append(.id("databases"))
+        path.append(.id(request.database))
+        path.append(.id("documents"))
         if request.isCollectionGroup {
             path.append(.anyPath)
         }
-        path.append(contentsOf: request.path.segments.map(PathMatcher.Segment.id))
+        for segment in request.path.segments { path.append(.id(segment)) }
         if request.method == .list { path.append(.anyID) }
         return path
     }
