@@ -269,7 +269,8 @@ final class CommitWriter: Sendable {
     /// Records a commit's idempotency key and answer, when it has one, in the commit's savepoint.
     private func record(_ receipt: WriteReceipt<CommitResult>?, _ result: CommitResult) throws {
         guard let receipt else { return }
-        try WriteReceipts.record(receipt.id, answer: receipt.answer(result), in: connection)
+        try WriteReceipts.record(
+            receipt.id, answer: receipt.answer(result), retention: configuration.writeReceiptRetention, in: connection)
     }
 
     /// A document as the writer connection sees it now, for the rules' reads.

@@ -21,6 +21,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         public var maxCommitsPerTransaction: Int = 256
         /// How many change-log rows to keep; older ones are pruned.
         public var changeLogRetention: Int = 100_000
+        /// How many write idempotency keys (`X-Hearth-Write-Id`) to keep with their answers; older ones are pruned.
+        public var writeReceiptRetention: Int = WriteReceipts.defaultRetention
         /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
         /// several B-trees: every dirtied page is written whole to the write-ahead log.
         public var pageSize: Int? = 1024

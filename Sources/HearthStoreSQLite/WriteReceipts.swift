@@ -5,22 +5,23 @@ import HearthSQLite
 /// write's own savepoint (a rolled-back write leaves no receipt) and pruned by count, so a resend of a write whose
 /// answer was lost is answered from here instead of applied twice.
 enum WriteReceipts {
-    /// How many receipts to keep: a resend comes when the client reconnects, long before this many later writes
-    /// with keys have pushed its receipt out.
-    static let retention = 100_000
+    /// How many receipts to keep by default: a resend comes when the client reconnects, long before this many later
+    /// writes with keys have pushed its receipt out.
+    static let defaultRetention = 100_000
 
     /// Records a key and its answer. A key already there — a resend racing its first attempt, which the API's lookup
     /// could not see yet, since both were in flight — fails the write with `UNAVAILABLE`, rolling it back, so the
     /// client retries and is then answered from the receipt. (The writer is the only thread that inserts, so looking
     /// first is as good as a constraint.)
-    static func record(_ id: String, answer: [UInt8], in db: SQLiteConnection) throws {
+    static func record(_ id: String, answer: [UInt8], retention: Int, in db: SQLiteConnection) throws {
         if try db.fetchOne("SELECT 1 FROM write_receipts WHERE id = \(id)") != nil {
             throw HearthError(
                 .unavailable, "A write with this X-Hearth-Write-Id is being applied; retry for its answer.")
         }
         try db.execute("INSERT INTO write_receipts(id, answer) VALUES (\(id), \(answer))")
+        // Pruned every `retention` receipts (every 1,000 at most), so the table holds at most `retention` + 1,000.
         let sequence = db.lastInsertRowID
-        if sequence % 1000 == 0 {
+        if sequence % Int64(max(1, min(1000, retention))) == 0 {
             try db.execute("DELETE FROM write_receipts WHERE sequence <= \(sequence - Int64(retention))")
         }
     }

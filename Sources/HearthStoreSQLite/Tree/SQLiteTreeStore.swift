@@ -119,7 +119,10 @@ public final class SQLiteTreeStore: TreeStore {
         }
         let change = try TreeChangeLog.append(
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
-        if let receipt = write.receipt { try WriteReceipts.record(receipt.id, answer: receipt.answer(change), in: db) }
+        if let receipt = write.receipt {
+            try WriteReceipts.record(
+                receipt.id, answer: receipt.answer(change), retention: store.configuration.writeReceiptRetention, in: db)
+        }
         try pruneIfDue(db)
         let feed = treeFeed
         return CommitWriter.AtomicOutcome(
