@@ -69,7 +69,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
-                "HearthListen", "HearthRules",
+                "HearthListen", "HearthRules", "HearthCrypto",
             ],
             swiftSettings: swiftSettings),
         .target(

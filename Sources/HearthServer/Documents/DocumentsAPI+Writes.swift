@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthCrypto
 import HearthHTTP
 import HearthStore
 
@@ -162,16 +163,13 @@ enum AutoID {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
         var id: [UInt8] = []
         id.reserveCapacity(20)
-        // One 64-bit draw yields eight bytes; bytes of 248 and above are dropped so that `% 62` stays uniform.
+        // Bytes of 248 and above are dropped so that `% 62` stays uniform; 32 bytes almost always yield 20. They come
+        // from OpenSSL's CSPRNG in one call: `SystemRandomNumberGenerator` made a getrandom(2) call per 8 bytes.
         while id.count < 20 {
-            var word = generator.next()
-            for _ in 0..<8 where id.count < 20 {
-                let byte = UInt8(truncatingIfNeeded: word)
-                word >>= 8
-                if byte < 248 { id.append(alphabet[Int(byte % 62)]) }
+            for byte in SecureRandom.bytes(32) where id.count < 20 && byte < 248 {
+                id.append(alphabet[Int(byte % 62)])
             }
         }
         return String(decoding: id, as: UTF8.self)
