@@ -123,4 +123,31 @@ struct DatabaseOfflineTests {
         #expect(await seen.next { $0.items == 0 } == TreeSeen(n: 5, items: 0))
         #expect(TreeSeen(try await location.getData()) == TreeSeen(n: 5, items: 0))
     }
+
+    @Test func queriesAreAnsweredLocallyWithinTheirWindowWhileOffline() async throws {
+        var server = try await TestServer.start()
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let location = Database.database(app: server.app()).reference(withPath: unique("scores"))
+        try await location.setValue(["a": ["s": 1], "b": ["s": 2], "c": ["s": 3]])
+        let top = location.queryOrdered(byChild: "s").queryLimited(toLast: 2)
+        let seen = Events<[String]>()
+        let handle = top.observe(.value) { snapshot in seen.add(snapshot.children.compactMap(\.key)) }
+        defer { top.removeObserver(withHandle: handle) }
+        #expect(await seen.next() == ["b", "c"])
+
+        await server.halt()
+        location.child("d").setValue(["s": 0]) { _, _ in }
+        location.child("e").setValue(["s": 9]) { _, _ in }
+        #expect(seen.all.last == ["c", "e"], "a local write outside the window stays out; one inside pushes b out")
+        let offline = try await location.queryOrdered(byChild: "s").queryLimited(toFirst: 2).getData()
+        #expect(offline.children.compactMap(\.key) == ["d", "a"], "answered from the cached location")
+
+        server = try await TestServer.start(directory: directory, port: port)
+        let done = Events<Bool>()
+        location.child("f").setValue(["s": 5]) { error, _ in done.add(error == nil) }
+        #expect(await done.next())
+        #expect(await seen.next { $0 == ["f", "e"] } == ["f", "e"])
+    }
 }

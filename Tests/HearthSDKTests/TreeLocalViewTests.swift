@@ -55,4 +55,23 @@ struct TreeLocalViewTests {
             sets.map(\.path) == [["p", "a", "b"], ["p", "c"]] || sets.map(\.path) == [["p", "c"], ["p", "a", "b"]])
         #expect(sets.first { $0.path == ["p", "c"] }?.value == (try json(#"{"d":2}"#)))
     }
+
+    @Test func queryWindowsOrderBoundAndLimitAsTheServerDoes() throws {
+        let scores = try json(#"{"a":{"s":3},"b":{"s":1},"c":{"s":2},"d":{"x":0},"10":{"s":5},"9":{"s":5}}"#)
+        func window(_ parameters: [(String, String)]) throws -> TreeQueryWindow {
+            try #require(TreeQueryWindow(parameters: parameters))
+        }
+        #expect(TreeQueryWindow(parameters: []) == nil, "a plain location has no window")
+        let lastTwo = try window([("orderBy", #""s""#), ("limitToLast", "2")])
+        #expect(lastTwo.apply(scores) == (try json(#"{"10":{"s":5},"9":{"s":5}}"#)), "ties ordered by key")
+        let range = try window([("orderBy", #""s""#), ("startAt", "2"), ("endAt", "3")])
+        #expect(range.apply(scores) == (try json(#"{"a":{"s":3},"c":{"s":2}}"#)))
+        let missing = try window([("orderBy", #""s""#), ("limitToFirst", "1")])
+        #expect(missing.apply(scores) == (try json(#"{"d":{"x":0}}"#)), "a missing value orders first")
+        let keys = try window([("orderBy", #""$key""#), ("limitToFirst", "2")])
+        #expect(keys.apply(scores) == (try json(#"{"9":{"s":5},"10":{"s":5}}"#)), "integer keys first, numerically")
+        let equal = try window([("orderBy", #""s""#), ("equalTo", "1")])
+        #expect(equal.apply(scores) == (try json(#"{"b":{"s":1}}"#)))
+        #expect(equal.apply(.integer(4)) == .integer(4), "a leaf is not a list")
+    }
 }

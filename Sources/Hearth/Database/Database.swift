@@ -43,16 +43,10 @@ public final class Database: Sendable {
 
     /// Stops sending queued writes until ``goOnline()``: writes keep being applied locally and queued (live
     /// observers keep their streams).
-    public func goOffline() {
-        let queue = local.queue
-        Task { await queue.setOnline(false) }
-    }
+    public func goOffline() { local.queue.setOnline(false) }
 
     /// Sends queued writes again after ``goOffline()``.
-    public func goOnline() {
-        let queue = local.queue
-        Task { await queue.setOnline(true) }
-    }
+    public func goOnline() { local.queue.setOnline(true) }
 
     /// The root of the tree.
     public func reference() -> DatabaseReference { DatabaseReference(self, []) }

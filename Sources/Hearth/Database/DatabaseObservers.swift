@@ -7,7 +7,7 @@ import Synchronization
 /// multiplexed across locations (DESIGN.md §3.4), but a second observer of a location costs no new connection and gets
 /// its first events at once from the shared copy.
 ///
-/// What observers see is the stream's server data with the queued writes applied (``Database/view(at:isQuery:server:)``),
+/// What observers see is the stream's server data with the queued writes applied (``Database/view(at:window:server:)``),
 /// so a local write raises them at once, before the server has it, and a location observed while offline is
 /// answered from the tree cache. Every change is computed under one lock and delivered on one serial queue, in the
 /// order it was computed.
@@ -20,12 +20,13 @@ final class ObserverRegistry: Sendable {
 
     /// How a stream's visible value is computed from its server data (`nil` before the first event): `nil` when
     /// nothing is known yet.
-    typealias Viewer = (_ path: [String], _ isQuery: Bool, _ server: JSONValue?) -> JSONValue?
+    typealias Viewer = (_ path: [String], _ window: TreeQueryWindow?, _ server: JSONValue?) -> JSONValue?
 
     /// One stream: its location and query, observers, the server's data and what the observers last saw.
     fileprivate struct Stream {
         var path: [String]
-        var isQuery: Bool
+        /// The query's window; `nil` for a plain location.
+        var window: TreeQueryWindow?
         var reference: DatabaseReference
         var order: TreeOrder
         var observers: [UInt: Observer] = [:]
@@ -94,7 +95,7 @@ final class ObserverRegistry: Sendable {
     /// Adds an observer to the stream `key`, starting it with `start` when it is the first. An observer of a stream
     /// that already has a value, or of a location the cache or a queued write knows, gets its first events at once.
     func add(
-        key: String, path: [String], isQuery: Bool, observer: Observer, reference: DatabaseReference,
+        key: String, path: [String], window: TreeQueryWindow?, observer: Observer, reference: DatabaseReference,
         order: TreeOrder, view: Viewer, start: (String) -> Task<Void, Never>
     ) -> UInt {
         let (handle, isNew) = state.withLock { state -> (UInt, Bool) in
@@ -103,8 +104,8 @@ final class ObserverRegistry: Sendable {
             state.streamOfHandle[handle] = key
             let isNew = state.streams[key] == nil
             if isNew {
-                var stream = Stream(path: path, isQuery: isQuery, reference: reference, order: order)
-                stream.shown = view(path, isQuery, nil)
+                var stream = Stream(path: path, window: window, reference: reference, order: order)
+                stream.shown = view(path, window, nil)
                 state.streams[key] = stream
             }
             state.streams[key]?.observers[handle] = observer
@@ -150,10 +151,10 @@ final class ObserverRegistry: Sendable {
                         || current.events - entry.since > Self.echoWindow
                 }
                 if stream.recent.count > Self.recentLimit { stream.recent.removeFirst(stream.recent.count / 2) }
-                show(&stream, view(stream.path, stream.isQuery, stream.data))
+                show(&stream, view(stream.path, stream.window, stream.data))
                 state.streams[key] = stream
             }
-            return (stream.path, stream.isQuery, stream.data)
+            return (stream.path, stream.window != nil, stream.data)
         }
     }
 
@@ -186,7 +187,7 @@ final class ObserverRegistry: Sendable {
                     stream.acknowledged.append(
                         Acknowledged(path: set.path, value: set.value, untilEcho: inOrder, since: stream.events))
                 }
-                show(&stream, view(stream.path, stream.isQuery, stream.data))
+                show(&stream, view(stream.path, stream.window, stream.data))
                 state.streams[key] = stream
             }
         }
@@ -292,7 +293,8 @@ extension DatabaseQuery {
         let key = path.joined(separator: "/") + "?" + parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         let observer = ObserverRegistry.Observer(type: eventType, block: block)
         return database.observers.add(
-            key: key, path: path, isQuery: !parameters.isEmpty, observer: observer, reference: ref, order: order,
+            key: key, path: path, window: TreeQueryWindow(parameters: parameters), observer: observer, reference: ref,
+            order: order,
             view: database.viewer
         ) { key in
             Task {

@@ -67,18 +67,18 @@ public class DatabaseQuery: @unchecked Sendable {
     public func queryEqual(toValue value: Any?) -> DatabaseQuery { with("equalTo", value ?? NSNull()) }
 
     /// Reads the value once from the server, with the writes still queued applied. When the server is unreachable,
-    /// answers from the cache of locations read or observed before (a query only from what queued writes put
-    /// there), or throws `unavailable` when nothing is known.
+    /// answers from the cache of locations read or observed before (a query from its location's cached value, with
+    /// its order, bounds and limit applied locally), or throws `unavailable` when nothing is known.
     public func getData() async throws -> DataSnapshot {
         let query = requestParameters
-        let isQuery = !query.isEmpty
+        let window = TreeQueryWindow(parameters: query)
         let value: JSONValue
         do {
             let (json, _) = try await database.send("GET", path: path, query: query)
-            if !isQuery { database.local.cache.store(json, at: path) }
-            value = database.view(at: path, isQuery: isQuery, server: json) ?? json
+            if window == nil { database.local.cache.store(json, at: path) }
+            value = database.view(at: path, window: window, server: json) ?? json
         } catch let error as DatabaseError where error.code == .unavailable {
-            guard let cached = database.view(at: path, isQuery: isQuery, server: nil) else { throw error }
+            guard let cached = database.view(at: path, window: window, server: nil) else { throw error }
             value = cached
         }
         return DataSnapshot(reference: ref, json: value, order: order ?? .key)

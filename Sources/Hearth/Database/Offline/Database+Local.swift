@@ -35,27 +35,29 @@ extension Database {
         return local
     }
 
-    /// What the app sees at `path`: `server` (the server's data, or `nil` when there is none) — or else, for a plain
-    /// location, the cached value — with the queued writes applied; `nil` when nothing is known.
-    func view(at path: [String], isQuery: Bool, server: JSONValue?) -> JSONValue? {
+    /// What the app sees at `path`: `server` (the server's data — a query's window — or `nil` when there is none) or
+    /// else the location's cached value, with the queued writes applied and then a query's `window`; `nil` when
+    /// nothing is known.
+    func view(at path: [String], window: TreeQueryWindow?, server: JSONValue?) -> JSONValue? {
         let local = self.local
         let writes = local.pending.withLock { $0.filter { $0.sets.contains { TreeLocalView.related($0.path, path) } } }
         let base: JSONValue
         if let server {
             base = server
-        } else if !isQuery, let cached = local.cache.value(at: path) {
+        } else if let cached = local.cache.value(at: path) {
             base = cached
         } else if !writes.isEmpty {
             base = .null
         } else {
             return nil
         }
-        return TreeLocalView.apply(writes, to: base, at: path)
+        let value = TreeLocalView.apply(writes, to: base, at: path)
+        return window.map { $0.apply(value) } ?? value
     }
 
     /// The view as ``ObserverRegistry/Viewer``.
     var viewer: ObserverRegistry.Viewer {
-        { [self] path, isQuery, server in view(at: path, isQuery: isQuery, server: server) }
+        { [self] path, window, server in view(at: path, window: window, server: server) }
     }
 
     /// An event of a stream: shown to its observers, and a plain location's data cached. `false` when the stream

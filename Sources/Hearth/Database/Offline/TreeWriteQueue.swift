@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 
 /// Sends a database's queued tree writes, oldest first, one at a time, each with its idempotency key
 /// (`X-Hearth-Write-Id`), so a write resent after its answer was lost is applied once. While the server is
@@ -9,7 +10,8 @@ actor TreeWriteQueue {
     /// The database whose queue this is (it owns this queue for as long as the app lives).
     private let database: Database
     private var waiters = WriteWaiters()
-    private var online = true
+    /// Cleared by `goOffline()` at once, so no write queued after it is sent.
+    private let online = Atomic<Bool>(true)
     private var flushing: Task<Void, Never>?
 
     init(database: Database) { self.database = database }
@@ -26,20 +28,21 @@ actor TreeWriteQueue {
     /// Sends what is queued (writes an earlier run left, or after ``setOnline(_:)``).
     func resume() { startFlushing() }
 
-    /// `goOffline()`/`goOnline()`: while offline, writes stay queued and nothing is sent.
-    func setOnline(_ online: Bool) {
-        self.online = online
-        if online { startFlushing() }
+    /// `goOffline()`/`goOnline()`: while offline, writes stay queued and nothing is sent (a request already on its
+    /// way finishes).
+    nonisolated func setOnline(_ online: Bool) {
+        self.online.store(online, ordering: .sequentiallyConsistent)
+        if online { Task { await self.resume() } }
     }
 
     private func startFlushing() {
-        guard flushing == nil, online else { return }
+        guard flushing == nil, online.load(ordering: .sequentiallyConsistent) else { return }
         flushing = Task { await self.flush() }
     }
 
     private func flush() async {
         var failures = 0
-        while online, let next = database.local.pending.withLock({ $0.first }) {
+        while online.load(ordering: .sequentiallyConsistent), let next = database.local.pending.withLock({ $0.first }) {
             let marks = database.observers.marks()
             do {
                 let (answer, _) = try await database.send(
