@@ -16,6 +16,21 @@ final class CommitWriter: Sendable {
         var judge: CommitJudge?
         /// The client's idempotency key, recorded with the answer in the commit's savepoint.
         var receipt: WriteReceipt<CommitResult>? = nil
+        /// Per write, its fields as stored when they do not depend on the current document; made by `init`, on the
+        /// submitting thread.
+        let encoded: [EncodedFields?]
+
+        init(
+            writes: [Write], database: DatabaseName, reads: TransactionRegistry.ReadSet?, judge: CommitJudge?,
+            receipt: WriteReceipt<CommitResult>? = nil
+        ) {
+            self.writes = writes
+            self.database = database
+            self.reads = reads
+            self.judge = judge
+            self.receipt = receipt
+            encoded = writes.map(EncodedFields.init(precomputing:))
+        }
     }
 
     enum Job: Sendable {
@@ -233,7 +248,8 @@ final class CommitWriter: Sendable {
         let applyAll = { [self] () throws -> [WriteResult] in
             if let reads = commit.reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
             if writes.count == 1, let judge {
-                let prepared = try prepare(writes[0], commitTime: commitTime, database: commit.database)
+                let prepared = try prepare(
+                    writes[0], encoded: commit.encoded[0], commitTime: commitTime, database: commit.database)
                 try judge(
                     CommitProposal(commitTime: commitTime, changes: [prepared.change], stored: storedDocument))
                 return [try store(prepared, commitTime: commitTime)]
@@ -242,8 +258,8 @@ final class CommitWriter: Sendable {
             var changes: [CommitProposal.Change] = []
             results.reserveCapacity(writes.count)
             if judge != nil { changes.reserveCapacity(writes.count) }
-            for write in writes {
-                let prepared = try prepare(write, commitTime: commitTime, database: commit.database)
+            for (write, encoded) in zip(writes, commit.encoded) {
+                let prepared = try prepare(write, encoded: encoded, commitTime: commitTime, database: commit.database)
                 results.append(try store(prepared, commitTime: commitTime))
                 if judge != nil { changes.append(prepared.change) }
             }
@@ -287,6 +303,8 @@ final class CommitWriter: Sendable {
     /// One write worked out against its document as stored, nothing written yet.
     private struct PreparedWrite {
         var write: Write
+        /// The write's fields as stored, when made on the submitting thread.
+        var encoded: EncodedFields?
         var before: StoredDocument?
         var current: DocumentSnapshot?
         var outcome: WriteApplier.Outcome
@@ -297,11 +315,13 @@ final class CommitWriter: Sendable {
         }
     }
 
-    private func prepare(_ write: Write, commitTime: Timestamp, database: DatabaseName) throws -> PreparedWrite {
+    private func prepare(
+        _ write: Write, encoded: EncodedFields?, commitTime: Timestamp, database: DatabaseName
+    ) throws -> PreparedWrite {
         let before = try DocumentRows.fetch(write.path, in: connection)
         let current = try before?.snapshot()
         let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime, database: database)
-        return PreparedWrite(write: write, before: before, current: current, outcome: outcome)
+        return PreparedWrite(write: write, encoded: encoded, before: before, current: current, outcome: outcome)
     }
 
     /// Stores a prepared write: its row, index entries and change-log record.
@@ -314,8 +334,10 @@ final class CommitWriter: Sendable {
         }
         var after: StoredDocument?
         if let document = outcome.document {
-            let json = Value.encodeFields(document.fields)
-            try DocumentRows.store(document, fieldsJSON: json, oldFields: current?.fields, in: connection)
+            let json = prepared.encoded?.json ?? Value.encodeFields(document.fields)
+            try DocumentRows.store(
+                document, fieldsJSON: json, entries: prepared.encoded?.entries, oldFields: current?.fields,
+                in: connection)
             try catalog.updateEntries(path: write.path, old: current?.fields, new: document.fields, in: connection)
             after = StoredDocument(
                 path: document.path, fieldsJSON: json, createTime: document.createTime, updateTime: document.updateTime)

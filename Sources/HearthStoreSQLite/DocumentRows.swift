@@ -17,9 +17,11 @@ enum DocumentRows {
             updateTime: Timestamp(microseconds: statement.int64(at: 2)))
     }
 
-    /// Writes a document's row and brings its index entries from `oldFields` to `newFields`.
+    /// Writes a document's row and brings its index entries from `oldFields` to the document's; `entries` are the
+    /// document's entries when already worked out.
     static func store(
-        _ document: DocumentSnapshot, fieldsJSON: [UInt8], oldFields: [String: Value]?, in db: SQLiteConnection
+        _ document: DocumentSnapshot, fieldsJSON: [UInt8], entries: [IndexEntry]? = nil, oldFields: [String: Value]?,
+        in db: SQLiteConnection
     ) throws {
         let collection = document.path.parent.description
         let id = document.path.lastSegment
@@ -40,7 +42,7 @@ enum DocumentRows {
         }
         try updateIndexEntries(
             collection: collection, id: id, old: oldFields.map(IndexEntry.entries(for:)) ?? [],
-            new: IndexEntry.entries(for: document.fields), in: db)
+            new: entries ?? IndexEntry.entries(for: document.fields), in: db)
     }
 
     static func delete(_ path: ResourcePath, oldFields: [String: Value], in db: SQLiteConnection) throws {
