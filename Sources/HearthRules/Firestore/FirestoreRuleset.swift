@@ -5,6 +5,8 @@ public final class FirestoreRuleset: Sendable {
     /// One `match` block flattened to its full pattern, with the functions in its scope.
     struct Rule: Sendable {
         var pattern: [FirestoreSyntax.PatternSegment]
+        /// Whether the pattern has a `{name=**}` segment (which needs the backtracking match).
+        var hasRecursive: Bool
         var allows: [FirestoreSyntax.Allow]
         var functions: [String: FirestoreSyntax.Function]
     }
@@ -29,7 +31,11 @@ public final class FirestoreRuleset: Sendable {
             let pattern = prefix + match.pattern
             var scope = functions
             for function in match.functions { scope[function.name] = function }
-            if !match.allows.isEmpty { rules.append(Rule(pattern: pattern, allows: match.allows, functions: scope)) }
+            if !match.allows.isEmpty {
+                let hasRecursive = pattern.contains { if case .recursive = $0 { true } else { false } }
+                rules.append(
+                    Rule(pattern: pattern, hasRecursive: hasRecursive, allows: match.allows, functions: scope))
+            }
             for child in match.children { flatten(child, prefix: pattern, functions: scope) }
         }
         var topFunctions: [String: FirestoreSyntax.Function] = [:]
@@ -90,7 +96,7 @@ public final class FirestoreRuleset: Sendable {
         for rule in rules {
             guard rule.allows.contains(where: { $0.methods.contains(method) || $0.methods.contains(group) }),
                 let bindings = PathMatcher.match(
-                    rule.pattern[...], fullPath[...], recursiveMatchesEmpty: version == "2")
+                    rule.pattern, hasRecursive: rule.hasRecursive, fullPath, recursiveMatchesEmpty: version == "2")
             else { continue }
             var globals = Environment(capacity: bindings.count + 2)
             globals.bind("request", requestValue)

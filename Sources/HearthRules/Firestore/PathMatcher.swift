@@ -10,6 +10,35 @@ enum PathMatcher {
         case anyPath
     }
 
+    /// The wildcard bindings when `pattern` matches all of `path`, or `nil`: ``matchFixed(_:_:)`` for a pattern
+    /// without a `{name=**}` segment (one pass, no backtracking), the general search otherwise.
+    static func match(
+        _ pattern: [FirestoreSyntax.PatternSegment], hasRecursive: Bool, _ path: [Segment], recursiveMatchesEmpty: Bool
+    ) -> [(String, RulesValue)]? {
+        hasRecursive
+            ? match(pattern[...], path[...], recursiveMatchesEmpty: recursiveMatchesEmpty) : matchFixed(pattern, path)
+    }
+
+    /// A pattern of literals and `{name}` segments only matches a path of its length, segment by segment. Bindings
+    /// come out in the order the general search gives them (innermost first).
+    static func matchFixed(_ pattern: [FirestoreSyntax.PatternSegment], _ path: [Segment]) -> [(String, RulesValue)]? {
+        guard pattern.count == path.count else { return nil }
+        var bindings: [(String, RulesValue)] = []
+        for index in stride(from: pattern.count - 1, through: 0, by: -1) {
+            switch (pattern[index], path[index]) {
+            case (.literal(let text), .id(let id)):
+                guard id == text else { return nil }
+            case (.single(let name), .id(let id)):
+                bindings.append((name, .string(id)))
+            case (.single, .anyID):
+                break
+            default:
+                return nil
+            }
+        }
+        return bindings
+    }
+
     /// The wildcard bindings when `pattern` matches all of `path`, or `nil`.
     static func match(
         _ pattern: ArraySlice<FirestoreSyntax.PatternSegment>, _ path: ArraySlice<Segment>, recursiveMatchesEmpty: Bool
