@@ -39,4 +39,55 @@ struct ExactlyOnceTests {
             .getData()
         #expect(stored.value as? Int == 5, "the resent increment was not applied a second time")
     }
+
+    @Test func aTreeIncrementWhoseAnswerWasLostIsAppliedOnceByTheRelaunchedApp() async throws {
+        var server = try await TestServer.start(environment: ["HEARTH_TEST_EXIT_AFTER_RECEIPT": "1"])
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let name = "lost-\(UUID().uuidString.prefix(8))"
+        let options = HearthOptions(
+            serverURL: server.baseURL, projectID: "demo", apiKey: "test",
+            storageDirectory: directory.appendingPathComponent("clients/\(name)"))
+        HearthApp.configure(name: name, options: options)
+        let first = Database.database(app: try #require(HearthApp.app(name: name)))
+        first.isPersistenceEnabled = true
+        let path = "\(unique("lost"))/n"
+        first.reference(withPath: path).setValue(ServerValue.increment(3)) { _, _ in }
+        // The server applied it and exited before answering; the app "quits" with the write still queued.
+        await server.exited()
+        first.goOffline()
+        HearthApp.app(name: name)?.delete()
+
+        server = try await TestServer.start(directory: directory, port: port)
+        HearthApp.configure(name: name, options: options)
+        let relaunched = Database.database(app: try #require(HearthApp.app(name: name)))
+        relaunched.isPersistenceEnabled = true
+        let done = Events<Bool>()
+        relaunched.reference(withPath: "\(path)-after").setValue(true) { error, _ in done.add(error == nil) }
+        #expect(await done.next(), "acknowledged after the relaunched queue's older write")
+        let stored = try await Database.database(app: server.app("check")).reference(withPath: path).getData()
+        #expect(stored.value as? Int == 3, "resent with its key after the relaunch: applied once")
+    }
+
+    @Test func aFirestoreIncrementWhoseAnswerWasLostIsAppliedOnceByTheRelaunchedApp() async throws {
+        var server = try await TestServer.start(environment: ["HEARTH_TEST_EXIT_AFTER_RECEIPT": "1"])
+        let port = server.port
+        let directory = server.directory
+        defer { server.stop() }
+        let app = server.app()
+        let before = Firestore.firestore(app: app)
+        let path = "\(unique("lost"))/counter"
+        let write = Task { try await before.document(path).setData(["n": FieldValue.increment(Int64(3))], merge: true) }
+        await server.exited()
+        // The app "quits" with the commit still queued on disk.
+        await before.terminate()
+        await #expect(throws: FirestoreErrorCode.self) { try await write.value }
+
+        server = try await TestServer.start(directory: directory, port: port)
+        let relaunched = Firestore.firestore(app: app)
+        try await relaunched.document("\(path)-after").setData(["done": true])
+        let stored = try await relaunched.document(path).getDocument(source: .server)
+        #expect(stored.get("n") as? Int == 3, "resent with its key after the relaunch: applied once")
+    }
 }
