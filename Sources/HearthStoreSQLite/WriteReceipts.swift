@@ -11,14 +11,13 @@ enum WriteReceipts {
 
     /// Records a key and its answer. A key already there — a resend racing its first attempt, which the API's lookup
     /// could not see yet, since both were in flight — fails the write with `UNAVAILABLE`, rolling it back, so the
-    /// client retries and is then answered from the receipt. (The writer is the only thread that inserts, so looking
-    /// first is as good as a constraint.)
+    /// client retries and is then answered from the receipt. The caller's savepoint takes the write back out.
     static func record(_ id: String, answer: [UInt8], retention: Int, in db: SQLiteConnection) throws {
-        if try db.fetchOne("SELECT 1 FROM write_receipts WHERE id = \(id)") != nil {
+        try db.execute("INSERT OR IGNORE INTO write_receipts(id, answer) VALUES (\(id), \(answer))")
+        if db.changes == 0 {
             throw HearthError(
                 .unavailable, "A write with this X-Hearth-Write-Id is being applied; retry for its answer.")
         }
-        try db.execute("INSERT INTO write_receipts(id, answer) VALUES (\(id), \(answer))")
         // Pruned every `retention` receipts (every 1,000 at most), so the table holds at most `retention` + 1,000.
         let sequence = db.lastInsertRowID
         if sequence % Int64(max(1, min(1000, retention))) == 0 {
