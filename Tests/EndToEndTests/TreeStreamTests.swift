@@ -144,16 +144,19 @@ struct TreeStreamTests {
     @Test("auth_revoked when the stream's ID token expires (--id-token-lifetime), before any later change")
     func tokenExpiry() async throws {
         var options = Self.options()
-        options.environment["HEARTH_ID_TOKEN_LIFETIME"] = "2"
+        // Long enough that a loaded machine still opens the stream before the token expires.
+        options.environment["HEARTH_ID_TOKEN_LIFETIME"] = "4"
         try await withHearth(options) { server in
             let client = server.client
             let user = try await client.signUp(Accounts.uniqueEmail("expiry"))
+            // The token was issued before this instant, so it expires at most 4 s (plus rounding to whole seconds) after.
+            let issued = ContinuousClock.now
             let token = try #require(user["idToken"]?.stringValue)
-            #expect(user["expiresIn"]?.stringValue == "2")
+            #expect(user["expiresIn"]?.stringValue == "4")
             let stream = try server.stream("open", query: [("auth", token)])
             _ = try await stream.dataEvents(1)
-            // Past the token's `exp` (whole seconds), a change the stream would see must not reach it.
-            try await Task.sleep(for: .milliseconds(3_100))
+            // Past the token's `exp`, a change the stream would see must not reach it.
+            try await Task.sleep(until: issued + .milliseconds(5_100))
             try await client.treePut("open/x", "1")
             let revoked = try await stream.events(1) { $0.event == "auth_revoked" }
             #expect(revoked[0].data == "credential is no longer valid")
