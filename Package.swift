@@ -111,7 +111,9 @@ let package = Package(
         .testTarget(name: "HearthSQLiteTests", dependencies: ["HearthSQLite"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthRulesTests", dependencies: ["HearthRules", "HearthCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore", "HearthTestSupport"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport",
             swiftSettings: swiftSettings),

@@ -10,7 +10,7 @@ import Testing
 struct ChatLiveTests {
     @Test("the same user on two devices: a post, an edit and a delete on one appear on the other")
     func sameUserTwoDevices() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let (phone, email) = try await verifiedModel(server, "eve")
         let laptop = ChatViewModel(app: server.app("eve-laptop"), timeZone: .gmt)
         try await laptop.signIn(email: email, password: "correct horse")
@@ -39,7 +39,7 @@ struct ChatLiveTests {
 
     @Test("two users: each list holds only its owner's posts, live")
     func twoUsersSeparateLists() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let (alice, _) = try await verifiedModel(server, "alice")
         let (bob, _) = try await verifiedModel(server, "bob")
         try await alice.post("alice 1")

@@ -26,7 +26,7 @@ struct ChatRulesTests {
 
     @Test("user B cannot read, list, write or delete user A's posts")
     func anotherUsersPosts() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let (alice, _) = try await verifiedModel(server, "alice")
         let id = try await alice.post("for my eyes only")
         let aliceUID = try #require(Auth.auth(app: alice.app).currentUser?.uid)
@@ -60,7 +60,7 @@ struct ChatRulesTests {
 
     @Test("an unverified account can neither post nor read, even under its own node")
     func unverifiedAccount() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let app = server.app("carl")
         let user = try await Auth.auth(app: app).createUser(withEmail: uniqueEmail("carl"), password: "correct horse")
             .user
@@ -74,7 +74,7 @@ struct ChatRulesTests {
 
     @Test("a post's shape is the rules': no forged time, no extra fields, no changing createdAt")
     func postShape() async throws {
-        let (model, _) = try await verifiedModel(try SharedChatServer.server, "dora")
+        let (model, _) = try await verifiedModel(try SharedServer.server, "dora")
         let uid = try #require(Auth.auth(app: model.app).currentUser?.uid)
         let posts = Database.database(app: model.app).reference(withPath: "posts/\(uid)")
         await expectDenied("a post from the future") {

@@ -10,7 +10,7 @@ final class ChatTerminalProcess: Sendable {
     let input: FileHandle
     let outputURL: URL
 
-    init(server: ChatServer, label: String) throws {
+    init(server: TestServer, label: String) throws {
         let binary = TestServer.packageRoot.appendingPathComponent(".build/debug/hearth-chat").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("No hearth-chat binary at \(binary): run `swift build` first.")
@@ -69,7 +69,7 @@ final class ChatTerminalProcess: Sendable {
 struct ChatTerminalTests {
     @Test("sign up, verify, post, edit, delete and quit through numbered commands and prompts")
     func scriptedSession() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let terminal = try ChatTerminalProcess(server: server, label: "fay")
         let email = uniqueEmail("fay")
         var mark = await terminal.waitFor("1 sign up   2 sign in   q quit")
@@ -111,7 +111,7 @@ struct ChatTerminalTests {
 
     @Test("the session survives a restart of the app; wrong sign-ins say so")
     func restartKeepsTheSession() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let email = uniqueEmail("gus")
         let first = try ChatTerminalProcess(server: server, label: "gus")
         await first.waitFor("1 sign up")

@@ -6,7 +6,7 @@ import Testing
 
 /// Signs up a new user on a fresh app and verifies the address through the dev outbox: a model ready to post.
 @MainActor
-func verifiedModel(_ server: ChatServer, _ label: String) async throws -> (model: ChatViewModel, email: String) {
+func verifiedModel(_ server: TestServer, _ label: String) async throws -> (model: ChatViewModel, email: String) {
     let model = ChatViewModel(app: server.app(label), timeZone: .gmt)
     let email = uniqueEmail(label)
     try await model.signUp(email: email, password: "correct horse")
@@ -20,7 +20,7 @@ func verifiedModel(_ server: ChatServer, _ label: String) async throws -> (model
 struct ChatViewModelTests {
     @Test("posting waits for a verified email; a post gets the server's time")
     func signUpVerifyPost() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let model = ChatViewModel(app: server.app("ann"), timeZone: .gmt)
         let email = uniqueEmail("ann")
         try await model.signUp(email: email, password: "correct horse")
@@ -48,7 +48,7 @@ struct ChatViewModelTests {
 
     @Test("edit keeps the creation time and marks the edit; delete removes; bad input never reaches the server")
     func editAndDelete() async throws {
-        let (model, _) = try await verifiedModel(try SharedChatServer.server, "bea")
+        let (model, _) = try await verifiedModel(try SharedServer.server, "bea")
         let first = try await model.post("first")
         let second = try await model.post("second")
         await waitUntil { model.posts.count == 2 }
@@ -80,7 +80,7 @@ struct ChatViewModelTests {
 
     @Test("sign out closes the list; signing in again (or restarting the app) brings the posts back")
     func signOutAndBackIn() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let (model, email) = try await verifiedModel(server, "cai")
         try await model.post("still here")
         await waitUntil { model.posts.count == 1 }
@@ -110,7 +110,7 @@ struct ChatViewModelTests {
 
     @Test("the accounts service's refusals read as sentences")
     func accountErrors() async throws {
-        let server = try SharedChatServer.server
+        let server = try SharedServer.server
         let model = ChatViewModel(app: server.app("dan"), timeZone: .gmt)
         let email = uniqueEmail("dan")
         await #expect(throws: ChatError.account("Choose a longer password (at least 6 characters).")) {

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import Synchronization
+import HearthTestSupport
 import Testing
 
 @Suite("Database observers: shared streams, keepSynced, childMoved", .sharedServer, .timeLimit(.minutes(1)))

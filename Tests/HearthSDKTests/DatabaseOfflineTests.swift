@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// What a test needs from one `.value` event of a tree location: the counter `n` and how many `items` there are.

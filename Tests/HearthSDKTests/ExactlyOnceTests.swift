@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// A queued write the server applied but whose answer was lost is sent again with the same idempotency key and

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// What a test needs from one document snapshot.

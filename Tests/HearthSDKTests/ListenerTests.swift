@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HearthTestSupport
 import Testing
 
 @testable import Hearth

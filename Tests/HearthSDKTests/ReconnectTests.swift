@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import Synchronization
+import HearthTestSupport
 import Testing
 
 @Suite("Reconnecting after a server restart")

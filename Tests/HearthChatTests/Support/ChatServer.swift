@@ -2,45 +2,13 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-/// A real `hearth serve --dev` (the shared test harness) running the chat example's tree rules,
-/// `Examples/rules/chat.database.rules.json`.
-typealias ChatServer = TestServer
-
-/// One server shared by the tests of a suite (each test signs up its own users, so they never collide).
-struct SharedChatServer: SuiteTrait, TestScoping {
-    @TaskLocal static var current: ChatServer?
-
-    var isRecursive: Bool { false }
-
-    static var server: ChatServer {
-        get throws {
-            guard let current else { throw HarnessError("No shared server: add .chatServer to the suite") }
-            return current
-        }
-    }
-
-    func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        if Self.current != nil {
-            try await function()
-            return
-        }
+extension Trait where Self == SharedServer {
+    /// One dev-mode server for the whole suite, running the chat example's tree rules,
+    /// `Examples/rules/chat.database.rules.json`.
+    static var chatServer: SharedServer {
         let rules = TestServer.packageRoot.appendingPathComponent("Examples/rules/chat.database.rules.json")
-        let server = try await TestServer.start(arguments: ["--database-rules", rules.path])
-        do {
-            try await Self.$current.withValue(server) { try await function() }
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        return .sharedServer(arguments: ["--database-rules", rules.path])
     }
-}
-
-extension Trait where Self == SharedChatServer {
-    /// One dev-mode server with the chat rules for the whole suite.
-    static var chatServer: SharedChatServer { SharedChatServer() }
 }
 
 /// An email address unique to this run, starting with `label`.

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Synchronization
 
 /// A scripted ``Transport``: records every request and answers from a handler, so SDK logic runs without a server.
