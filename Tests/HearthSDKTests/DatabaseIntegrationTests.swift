@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
-import Synchronization
 import HearthTestSupport
+import Synchronization
 import Testing
 
 @Suite("Database (tree) against a real server", .sharedServer)
@@ -70,6 +70,17 @@ struct DatabaseIntegrationTests {
         #expect(first.children.map { $0.key ?? "" } == ["ann", "bob"])
         let equal = try await scores.queryOrdered(byChild: "score").queryEqual(toValue: 10).getData()
         #expect(equal.children.map { $0.key ?? "" } == ["dan"])
+        let ranks = try root().child("ranks")
+        try await ranks.setValue(["x": 3, "y": 1, "z": 2])
+        let lowest = try await ranks.queryOrderedByValue().queryLimited(toFirst: 2).getData()
+        #expect(lowest.children.map { $0.key ?? "" } == ["y", "z"])
+        let tasks = try root().child("tasks")
+        for (key, priority) in [("p", 3), ("q", 1), ("r", 2)] {
+            try await tasks.child(key).setValue(["title": key], andPriority: priority)
+        }
+        let next = try await tasks.queryOrderedByPriority().queryLimited(toFirst: 1).getData()
+        #expect(next.children.map { $0.key ?? "" } == ["q"])
+        #expect(next.childSnapshot(forPath: "q/title").value as? String == "q")
     }
 
     @Test func transactionsUnderContention() async throws {
@@ -151,5 +162,29 @@ struct DatabaseObserverTests {
         try await writer.child("messages/m4").setValue(["text": "late"])
         try await Task.sleep(for: .milliseconds(300))
         #expect(events.all.count + values.all.count == count, "no events after removeAllObservers()")
+    }
+
+    @Test func singleEventsFireOnceForEveryEventType() async throws {
+        let server = try SharedServer.server
+        let path = unique("single")
+        let writer = Database.database(app: server.app("writer")).reference(withPath: path)
+        let reader = Database.database(app: server.app("reader")).reference(withPath: path)
+        try await writer.setValue(["a": 1, "b": 2])
+        let events = Inbox()
+        reader.observeSingleEvent(of: .value) { events.add("value \($0.childrenCount)") }
+        reader.observeSingleEvent(of: .childAdded) { events.add("added \($0.key ?? "")") }
+        reader.observeSingleEvent(of: .childChanged) { events.add("changed \($0.key ?? "")") }
+        reader.observeSingleEvent(of: .childRemoved) { events.add("removed \($0.key ?? "")") }
+        try await events.wait { $0.contains("value 2") && $0.contains("added a") }
+        try await writer.child("b").setValue(3)
+        try await events.wait { $0.contains("changed b") }
+        try await writer.child("a").removeValue()
+        try await events.wait { $0.contains("removed a") }
+        // Each fired once and stopped: later changes of every kind reach none of them.
+        try await writer.child("c").setValue(4)
+        try await writer.child("b").setValue(5)
+        try await writer.child("c").removeValue()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(events.all.sorted() == ["added a", "changed b", "removed a", "value 2"])
     }
 }

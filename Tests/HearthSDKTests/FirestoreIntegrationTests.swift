@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
-import Synchronization
 import HearthTestSupport
+import Synchronization
 import Testing
 
 @Suite("Firestore against a real server", .sharedServer)
@@ -60,6 +60,19 @@ struct FirestoreIntegrationTests {
         let gone = try await reference.getDocument()
         #expect(!gone.exists)
         #expect(gone.data() == nil)
+    }
+
+    @Test func autoIDDocumentsAreNewAndDistinct() async throws {
+        let collection = Firestore.firestore(app: try SharedServer.server.app()).collection(unique("auto"))
+        let first = collection.document()
+        let second = collection.document()
+        #expect(first.documentID.count == 20)
+        #expect(first.documentID != second.documentID)
+        #expect(first.path == "\(collection.collectionID)/\(first.documentID)")
+        #expect(!(try await first.getDocument().exists))
+        try await first.setData(["n": 1])
+        #expect(try await first.getDocument().get("n") as? Int == 1)
+        #expect(try await collection.getDocuments().documents.map(\.documentID) == [first.documentID])
     }
 
     @Test func updateOfMissingDocumentIsNotFound() async throws {

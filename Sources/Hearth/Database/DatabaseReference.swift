@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 
 /// How a ``DatabaseQuery`` orders children.
 enum TreeOrder: Sendable, Equatable {
@@ -95,12 +96,32 @@ public class DatabaseQuery: @unchecked Sendable {
         }
     }
 
-    /// Reads the value once (as ``getData()``, so from the cache when offline) and calls `block` — the `.value` event
-    /// only; other event types report nothing.
+    /// Calls `block` once, then stops: for `.value`, with the value read as ``getData()`` reads it (so from the cache
+    /// when offline); for a child event, with the first such event an observer would get — `.childAdded` with the
+    /// first existing child, or the next one added.
     public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
     {
-        guard eventType == .value else { return }
-        Task { if let snapshot = try? await getData() { block(snapshot) } }
+        guard eventType != .value else {
+            Task { if let snapshot = try? await getData() { block(snapshot) } }
+            return
+        }
+        // The first callback may come before `observe` has returned the handle: whoever comes second removes it.
+        let once = Mutex<(fired: Bool, handle: UInt?)>((false, nil))
+        let observers = database.observers
+        let handle = observe(eventType) { snapshot in
+            let (first, handle) = once.withLock { state in
+                defer { state.fired = true }
+                return (!state.fired, state.handle)
+            }
+            guard first else { return }
+            block(snapshot)
+            if let handle { observers.remove(handle) }
+        }
+        let fired = once.withLock { state in
+            state.handle = handle
+            return state.fired
+        }
+        if fired { observers.remove(handle) }
     }
 }
 
