@@ -61,6 +61,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let readers: SQLiteConnectionPool
     private let checkpointer: Checkpointer
     private let cache: DocumentCache
+    private let directoryLock: DataDirectoryLock
     let catalog = IndexCatalog()
     let transactions: TransactionRegistry
     /// Committed document changes, in commit order (the listener hub subscribes here).
@@ -77,6 +78,7 @@ public final class SQLiteDocumentStore: DocumentStore {
             throw .internal(
                 "Cannot create the data directory \(configuration.directory): \(error.localizedDescription)")
         }
+        directoryLock = try DataDirectoryLock(directory: configuration.directory)
         databasePath = (configuration.directory as NSString).appendingPathComponent(Self.fileName)
         cache = DocumentCache(
             maxEntries: configuration.documentCacheEntries, maxBytes: configuration.documentCacheBytes)
@@ -269,6 +271,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         checkpointer.stop()
         writer.stop()
         readers.close()
+        directoryLock.release()
     }
 
     deinit { close() }

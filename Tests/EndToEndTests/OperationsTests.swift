@@ -36,6 +36,26 @@ struct OperationsTests {
         }
     }
 
+    @Test("a second server on a data directory in use is refused with exit status 1 and a clear message")
+    func secondServerOnTheSameData() async throws {
+        try await withHearth { first in
+            let created = try await first.client.request(
+                "POST", FS.path("owned"), query: [("documentId", "a")],
+                json: FS.document(#"{"n":{"integerValue":"1"}}"#))
+            #expect(created.status == 200)
+            let second = try await runHearth(["serve", "--port", "0", "--dev", "--data", first.dataDirectory.path])
+            #expect(second.termination == .exit(1))
+            #expect(second.stderr.contains("is in use by another hearth server"))
+            #expect(!second.stdout.contains("listening on"))
+            // The first server is untouched: it still reads and writes.
+            #expect(try await first.client.get(FS.path("owned/a")).status == 200)
+            let again = try await first.client.request(
+                "POST", FS.path("owned"), query: [("documentId", "b")],
+                json: FS.document(#"{"n":{"integerValue":"2"}}"#))
+            #expect(again.status == 200)
+        }
+    }
+
     @Test("every acknowledged create survives kill -9 and a restart on the same data directory")
     func durabilityAcrossKill9() async throws {
         let server = try await HearthProcess.start()
