@@ -201,22 +201,9 @@ struct BenchReport {
         return failed.isEmpty ? "pass" : "FAIL (\(failed.joined(separator: ", ")))"
     }
 
-    /// 12345.6 → "12,346".
-    private func rate(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "—" }
-        let digits = String(Int(value.rounded()))
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
-            grouped.append(digit)
-        }
-        return grouped
-    }
+    private func rate(_ value: Double?) -> String { ReportFormat.rate(value) }
 
-    private func ms(_ value: Double?) -> String {
-        guard let value else { return "—" }
-        return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
-    }
+    private func ms(_ value: Double?) -> String { ReportFormat.ms(value) }
 
     private func bytes(_ value: Int?) -> String {
         guard let value else { return "n/a" }

@@ -132,14 +132,8 @@ extension RulesBenchmark.Results {
 
     /// The report section.
     func markdown() -> String {
-        func ms(_ value: Double?) -> String {
-            guard let value else { return "—" }
-            return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
-        }
-        func rate(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "—" }
-            return NumberFormatter.localizedString(from: NSNumber(value: Int(value.rounded())), number: .decimal)
-        }
+        let ms = ReportFormat.ms
+        let rate = ReportFormat.rate
         var out = "\n## Security rules on the write path\n\n"
         out += "Creates (`POST …/documents/owned`) by one signed-in user, ID token and `owner` field on every request, "
         out += "each on a fresh server; with rules: `allow create: if request.auth != null && "

@@ -24,14 +24,8 @@ extension TreeBenchmark.Results {
 
     /// The report section.
     func markdown() -> String {
-        func ms(_ value: Double?) -> String {
-            guard let value else { return "—" }
-            return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
-        }
-        func rate(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "—" }
-            return NumberFormatter.localizedString(from: NSNumber(value: Int(value.rounded())), number: .decimal)
-        }
+        let ms = ReportFormat.ms
+        let rate = ReportFormat.rate
         func result(_ verdict: Bool?) -> String { verdict.map { $0 ? "pass" : "FAIL" } ?? "—" }
         let share = { (value: Double?) in value.map { String(format: "%.0f%%", $0 * 100) } ?? "—" }
         var out = "\n## Tree database\n\n"

@@ -66,11 +66,7 @@ struct DatabaseOfflineTests {
         let directory = server.directory
         defer { server.stop() }
         let name = "relaunch-\(UUID().uuidString.prefix(8))"
-        let options = HearthOptions(
-            serverURL: server.baseURL, projectID: "demo", apiKey: "test",
-            storageDirectory: directory.appendingPathComponent("clients/\(name)"))
-        HearthApp.configure(name: name, options: options)
-        let first = Database.database(app: try #require(HearthApp.app(name: name)))
+        let first = Database.database(app: server.app(named: name))
         first.isPersistenceEnabled = true
         let path = unique("relaunch")
         try await first.reference(withPath: path).setValue(["n": 1])
@@ -83,8 +79,7 @@ struct DatabaseOfflineTests {
         first.goOffline()
         HearthApp.app(name: name)?.delete()
 
-        HearthApp.configure(name: name, options: options)
-        let relaunched = Database.database(app: try #require(HearthApp.app(name: name)))
+        let relaunched = Database.database(app: server.app(named: name))
         #expect(relaunched !== first)
         relaunched.isPersistenceEnabled = true
         let seen = Events<TreeSeen>()

@@ -47,11 +47,7 @@ struct ExactlyOnceTests {
         let directory = server.directory
         defer { server.stop() }
         let name = "lost-\(UUID().uuidString.prefix(8))"
-        let options = HearthOptions(
-            serverURL: server.baseURL, projectID: "demo", apiKey: "test",
-            storageDirectory: directory.appendingPathComponent("clients/\(name)"))
-        HearthApp.configure(name: name, options: options)
-        let first = Database.database(app: try #require(HearthApp.app(name: name)))
+        let first = Database.database(app: server.app(named: name))
         first.isPersistenceEnabled = true
         let path = "\(unique("lost"))/n"
         first.reference(withPath: path).setValue(ServerValue.increment(3)) { _, _ in }
@@ -61,8 +57,7 @@ struct ExactlyOnceTests {
         HearthApp.app(name: name)?.delete()
 
         server = try await TestServer.start(directory: directory, port: port)
-        HearthApp.configure(name: name, options: options)
-        let relaunched = Database.database(app: try #require(HearthApp.app(name: name)))
+        let relaunched = Database.database(app: server.app(named: name))
         relaunched.isPersistenceEnabled = true
         let done = Events<Bool>()
         relaunched.reference(withPath: "\(path)-after").setValue(true) { error, _ in done.add(error == nil) }

@@ -151,7 +151,13 @@ public final class TestServer: Sendable {
 
     /// Configures a new app, with its own name and storage directory, pointing at this server.
     public func app(_ label: String = "app") -> HearthApp {
-        let name = "\(label)-\(UUID().uuidString.prefix(8))"
+        app(named: "\(label)-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Configures the app `name`, with storage at `clients/NAME` in this server's directory. After
+    /// `HearthApp.app(name:)?.delete()`, calling it again is a relaunch of the same app: same storage, so the same
+    /// on-disk cache and write queues.
+    public func app(named name: String) -> HearthApp {
         let storage = directory.appendingPathComponent("clients/\(name)")
         HearthApp.configure(
             name: name,
