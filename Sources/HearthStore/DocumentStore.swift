@@ -10,15 +10,12 @@ public protocol DocumentStore: Sendable {
     /// With a read-write `transaction`, the commit first checks that nothing the transaction read has changed
     /// (`ABORTED` otherwise) and then ends the transaction. A `judge` (the caller's security rules) runs inside the
     /// commit's transaction on the commit as worked out; if it throws, nothing is applied and its error is the answer.
+    /// A `receipt`'s key and answer are recorded in the same transaction; a key already recorded (or being recorded
+    /// by a commit in flight) fails the commit with `UNAVAILABLE` and applies nothing, so the caller can retry and
+    /// find the answer with ``recordedAnswer(forWriteID:)``.
     func commit(
         _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
-
-    /// Commits writes outside any transaction, recording `receipt`'s key and answer in the same transaction; a key
-    /// already recorded (or being recorded by a commit in flight) fails the commit with `UNAVAILABLE` and applies
-    /// nothing, so the caller can retry and find the answer with ``recordedAnswer(forWriteID:)``.
-    func commit(
-        _ writes: [Write], in database: DatabaseName, judge: CommitJudge?, receipt: WriteReceipt<CommitResult>,
+        receipt: WriteReceipt<CommitResult>?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
 
     /// The answer recorded with a write's idempotency key, or `nil` when no write with that key was applied (or its
@@ -222,20 +219,28 @@ public struct StoreStatistics: Sendable, Equatable {
 }
 
 extension DocumentStore {
-    /// Commits without a rules check.
+    /// Commits without an idempotency key.
+    public func commit(
+        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
+        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
+    ) {
+        commit(writes, in: database, transaction: transaction, judge: judge, receipt: nil, completion: completion)
+    }
+
+    /// Commits without a rules check or an idempotency key.
     public func commit(
         _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
-        commit(writes, in: database, transaction: transaction, judge: nil, completion: completion)
+        commit(writes, in: database, transaction: transaction, judge: nil, receipt: nil, completion: completion)
     }
 
-    /// Commits outside any transaction, without a rules check.
+    /// Commits outside any transaction, without a rules check or an idempotency key.
     public func commit(
         _ writes: [Write], in database: DatabaseName,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
-        commit(writes, in: database, transaction: nil, judge: nil, completion: completion)
+        commit(writes, in: database, transaction: nil, judge: nil, receipt: nil, completion: completion)
     }
 
     /// The document at a path, or `nil`.

@@ -112,6 +112,7 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     public func commit(
         _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
+        receipt: WriteReceipt<CommitResult>?,
         completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
     ) {
         var reads: TransactionRegistry.ReadSet?
@@ -128,21 +129,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             completion(.failure(error))
             return
         }
-        writer.submit(
-            .commit(CommitWriter.CommitJob(writes: writes, database: database, reads: reads, judge: judge), completion))
-    }
-
-    public func commit(
-        _ writes: [Write], in database: DatabaseName, judge: CommitJudge?, receipt: WriteReceipt<CommitResult>,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
-    ) {
-        do throws(HearthError) {
-            for write in writes { try WriteApplier.validate(write) }
-        } catch {
-            completion(.failure(error))
-            return
-        }
-        let job = CommitWriter.CommitJob(writes: writes, database: database, reads: nil, judge: judge, receipt: receipt)
+        let job = CommitWriter.CommitJob(
+            writes: writes, database: database, reads: reads, judge: judge, receipt: receipt)
         writer.submit(.commit(job, completion))
     }
 

@@ -24,7 +24,9 @@ struct WriteReceiptTests {
     > {
         let receipt = WriteReceipt<CommitResult>(id: key) { Array($0.commitTime.rfc3339.utf8) }
         return await withCheckedContinuation { continuation in
-            store.commit(writes, in: database, judge: nil, receipt: receipt) { continuation.resume(returning: $0) }
+            store.commit(writes, in: database, transaction: nil, judge: nil, receipt: receipt) {
+                continuation.resume(returning: $0)
+            }
         }
     }
 

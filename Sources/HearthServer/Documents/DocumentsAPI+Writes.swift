@@ -76,24 +76,18 @@ extension DocumentsAPI {
             writes.append(try Write(firestoreJSON: item, at: "writes[\(index)]", database: route.database))
         }
         let judge = try access?.commitJudge(request, database: route.database)
-        if transaction == nil, let key = try WriteIdempotency.key(of: request) {
-            if let answer = try store.recordedAnswer(forWriteID: key) { return .response(Responses.json(answer)) }
-            let receipt = WriteReceipt<CommitResult>(id: key, answer: Self.encode)
-            return .deferred { [writes] respond in
-                store.commit(writes, in: route.database, judge: judge, receipt: receipt) { result in
-                    switch result {
-                    case .success(let commit):
-                        WriteIdempotency.committed()
-                        respond(Responses.json(Self.encode(commit)))
-                    case .failure(let error): respond(Responses.error(error))
-                    }
-                }
-            }
-        }
+        // A key makes a resend apply nothing twice; a transaction's commit needs none: a resend finds the transaction
+        // ended and applies nothing.
+        let key = transaction == nil ? try WriteIdempotency.key(of: request) : nil
+        if let key, let answer = try store.recordedAnswer(forWriteID: key) { return .response(Responses.json(answer)) }
+        let receipt = key.map { WriteReceipt<CommitResult>(id: $0, answer: Self.encode) }
         return .deferred { [writes, transaction] respond in
-            store.commit(writes, in: route.database, transaction: transaction, judge: judge) { result in
+            store.commit(writes, in: route.database, transaction: transaction, judge: judge, receipt: receipt) {
+                result in
                 switch result {
-                case .success(let commit): respond(Responses.json(Self.encode(commit)))
+                case .success(let commit):
+                    if receipt != nil { WriteIdempotency.committed() }
+                    respond(Responses.json(Self.encode(commit)))
                 case .failure(let error): respond(Responses.error(error))
                 }
             }

@@ -26,9 +26,7 @@ struct TreeAccess: Sendable {
         _ namespace: String, _ path: TreePath, _ auth: AuthContext?, query: TreeQuery? = nil
     ) throws(HearthError) -> Bool {
         guard let rules = rules(for: auth, in: namespace) else { return true }
-        let data = TreeRulesReader(
-            read: { [tree] path in try tree.read(namespace, at: path, auth: nil).node },
-            readPriority: { [tree] path in try tree.priority(namespace, at: path) })
+        let data = storeReader(namespace)
         let decision = rules.authorizeRead(
             path: path.segments, auth: auth, data: data, now: Self.nowMillis(), query: Self.rulesQuery(query))
         try data.rethrow()
@@ -38,13 +36,18 @@ struct TreeAccess: Sendable {
     /// Whether `auth` may write `path` leaving it as it is (an empty PATCH, which changes nothing).
     func canWriteNothing(_ namespace: String, _ path: TreePath, _ auth: AuthContext?) throws(HearthError) -> Bool {
         guard let rules = rules(for: auth, in: namespace) else { return true }
-        let data = TreeRulesReader(
-            read: { [tree] path in try tree.read(namespace, at: path, auth: nil).node },
-            readPriority: { [tree] path in try tree.priority(namespace, at: path) })
+        let data = storeReader(namespace)
         let decision = rules.authorizeWrite(
             path: path.segments, auth: auth, before: data, after: data, now: Self.nowMillis())
         try data.rethrow()
         return decision.isAllowed
+    }
+
+    /// `data` for a request that writes nothing: the namespace as stored now.
+    private func storeReader(_ namespace: String) -> TreeRulesReader {
+        TreeRulesReader(
+            read: { [tree] path in try tree.read(namespace, at: path, auth: nil).node },
+            readPriority: { [tree] path in try tree.priority(namespace, at: path) })
     }
 
     /// The check a write by `auth` carries into the store (``TreeWrite/judge``); `nil` when rules do not apply.
