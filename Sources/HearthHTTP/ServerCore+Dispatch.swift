@@ -90,7 +90,10 @@ extension ServerCore {
     private func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer) {
         // libmicrohttpd refuses fields it manages itself (Content-Length) and malformed ones; those are skipped.
         for field in headers {
-            _ = MHD_add_response_header(response, field.name, field.value)
+            // Explicit `withCString`: the implicit String-to-pointer conversion copied each string into a new array.
+            _ = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(response, name, value) }
+            }
         }
         if draining.load(ordering: .relaxed) {
             _ = MHD_add_response_header(response, "Connection", "close")

@@ -90,7 +90,9 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
             || (!first && byte >= 0x30 && byte <= 0x39)
     }
 
-    private static func quoteIfNeeded(_ segment: String) -> String {
+    /// One segment as it reads in a path's text: as is when simple, otherwise in backquotes with `` ` `` and `\`
+    /// escaped.
+    static func quoteIfNeeded(_ segment: String) -> String {
         var first = true
         var simple = true
         for byte in segment.utf8 {

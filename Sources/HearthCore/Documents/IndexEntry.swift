@@ -30,18 +30,21 @@ public struct IndexEntry: Sendable, Hashable {
     public static func entries(for fields: [String: Value]) -> [IndexEntry] {
         var entries: [IndexEntry] = []
         entries.reserveCapacity(fields.count + 4)
-        collect(fields, prefix: [], into: &entries)
+        collect(fields, prefix: "", into: &entries)
         return entries
     }
 
-    private static func collect(_ fields: [String: Value], prefix: [String], into entries: inout [IndexEntry]) {
+    /// `prefix` is the text (``FieldPath/description``) of the map holding `fields`, empty at the top level. Texts
+    /// are extended segment by segment rather than made from a `FieldPath` per field: every write indexes every
+    /// field, and the path arrays cost more than the keys.
+    private static func collect(_ fields: [String: Value], prefix: String, into entries: inout [IndexEntry]) {
         for (name, value) in fields {
-            let path = prefix + [name]
-            let field = FieldPath(segments: path).description
+            let segment = FieldPath.quoteIfNeeded(name)
+            let field = prefix.isEmpty ? segment : prefix + "." + segment
             entries.append(IndexEntry(field: field, kind: .value, key: IndexKey.encode(value)))
             switch value {
             case .map(let inner):
-                collect(inner, prefix: path, into: &entries)
+                collect(inner, prefix: field, into: &entries)
             case .array(let elements):
                 var seen = Set<[UInt8]>()
                 for element in elements {

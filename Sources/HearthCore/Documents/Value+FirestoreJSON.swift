@@ -7,7 +7,8 @@ extension Value {
     public init(firestoreJSON json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
         // The location is built only for an error message: bulk commits decode thousands of values.
         guard case .object(let object) = json else {
-            throw .invalidArgument("Invalid value at '\(location())': expected an object such as {\"stringValue\": \"…\"}.")
+            throw .invalidArgument(
+                "Invalid value at '\(location())': expected an object such as {\"stringValue\": \"…\"}.")
         }
         guard object.count == 1, let (kind, payload) = object.first else {
             throw .invalidArgument(
@@ -119,14 +120,18 @@ extension Value {
             }
         default:
             throw .invalidArgument(
-                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location())': Cannot find field.")
+                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location())': Cannot find field."
+            )
         }
     }
 
     /// Decodes a `fields` object (`{"name": {"stringValue": …}, …}`) into a field map.
-    public static func decodeFields(_ json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) -> [String: Value] {
+    public static func decodeFields(
+        _ json: JSONValue, at location: @autoclosure () -> String
+    ) throws(HearthError) -> [String: Value] {
         guard case .object(let object) = json else {
-            throw .invalidArgument("Invalid value at '\(location())': fields must be an object of field names to values.")
+            throw .invalidArgument(
+                "Invalid value at '\(location())': fields must be an object of field names to values.")
         }
         var fields: [String: Value] = [:]
         fields.reserveCapacity(object.count)
@@ -147,10 +152,12 @@ extension Value {
             throw .invalidArgument("Invalid field name at '\(location())': field names cannot be empty.")
         }
         if name.utf8.count > 1500 {
-            throw .invalidArgument("Invalid field name at '\(location().prefix(64))…': field names are at most 1500 bytes.")
+            throw .invalidArgument(
+                "Invalid field name at '\(location().prefix(64))…': field names are at most 1500 bytes.")
         }
         if name.hasPrefix("__") && name.hasSuffix("__") && name.utf8.count >= 4 {
-            throw .invalidArgument("Invalid field name \"\(name)\" at '\(location())': names matching __.*__ are reserved.")
+            throw .invalidArgument(
+                "Invalid field name \"\(name)\" at '\(location())': names matching __.*__ are reserved.")
         }
     }
 
@@ -224,12 +231,13 @@ extension Value {
     /// Appends a field map as a Firestore `fields` object, keys in UTF-8 byte order so output is deterministic.
     public static func appendFields(_ fields: [String: Value], to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "{"))
-        let names = fields.keys.sorted { Value.compareBytes($0.utf8, $1.utf8) < 0 }
-        for (index, name) in names.enumerated() {
+        // The members are sorted rather than the names, so no value is looked up (hashed) again.
+        let members = fields.sorted { Value.compareBytes($0.key.utf8, $1.key.utf8) < 0 }
+        for (index, member) in members.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(name, into: &buffer)
+            JSONWriter.appendString(member.key, into: &buffer)
             buffer.append(UInt8(ascii: ":"))
-            fields[name]!.appendFirestoreJSON(to: &buffer)
+            member.value.appendFirestoreJSON(to: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HearthCore
-import HearthCrypto
 import HearthHTTP
 import HearthStore
 
@@ -148,25 +147,6 @@ extension DocumentsAPI {
         commit.commitTime.appendRFC3339(to: &out)
         out.append(contentsOf: #""}"#.utf8)
         return out
-    }
-}
-
-/// Random document IDs: 20 characters from a 62-letter alphabet drawn from the system CSPRNG (getrandom on
-/// Linux, arc4random on Apple platforms), as Firestore's client libraries make them.
-enum AutoID {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-
-    static func make() -> String {
-        var id: [UInt8] = []
-        id.reserveCapacity(20)
-        // Bytes of 248 and above are dropped so that `% 62` stays uniform; 32 bytes almost always yield 20. They come
-        // from OpenSSL's CSPRNG in one call: `SystemRandomNumberGenerator` made a getrandom(2) call per 8 bytes.
-        while id.count < 20 {
-            for byte in SecureRandom.bytes(32) where id.count < 20 && byte < 248 {
-                id.append(alphabet[Int(byte % 62)])
-            }
-        }
-        return String(decoding: id, as: UTF8.self)
     }
 }
 

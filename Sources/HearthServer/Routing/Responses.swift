@@ -5,13 +5,16 @@ import HearthHTTP
 enum Responses {
     /// A JSON response.
     static func json(_ bytes: [UInt8], status: Int = 200) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-        return HTTPResponse(status: status, headers: headers, body: bytes)
+        HTTPResponse(status: status, headers: jsonHeaders, body: bytes)
     }
 
+    /// Shared by every JSON response, so answering one allocates no header list.
+    private static let jsonHeaders: HTTPHeaders = [("Content-Type", "application/json; charset=utf-8")]
+
     /// A plain-text response.
-    static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+    static func text(
+        _ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8"
+    ) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
         return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
