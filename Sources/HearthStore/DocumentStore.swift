@@ -133,41 +133,64 @@ public struct StoredDocument: Sendable, Equatable {
     }
 }
 
-/// A request for one page of a collection.
+/// A request for one page of a collection (`documents.list`).
 public struct ListDocumentsRequest: Sendable, Equatable {
     /// The collection listed.
     public var collection: ResourcePath
+    /// The database, which names documents in page tokens.
+    public var database: DatabaseName
     /// The most documents to return.
     public var pageSize: Int
-    /// Where the previous page stopped (an opaque token from ``ListDocumentsPage/nextPageToken``).
+    /// Where the previous page stopped (an opaque token from ``ListDocumentsPage/nextPageToken``); it is refused
+    /// with another ordering or collection.
     public var pageToken: String?
-    /// A field to order by (documents without it are left out) and its direction; `nil` orders by ID.
-    public var orderBy: FieldPath?
-    /// Whether the order is descending.
-    public var descending: Bool
+    /// The orderings, with a query's semantics: documents lacking an ordered field are left out, values of
+    /// different types order as in queries, and `__name__` follows in the direction of the last ordering unless
+    /// listed. Empty lists by name, ascending. Several fields need a declared composite index, as in a query.
+    public var orderBy: [QueryOrder]
+    /// Whether missing documents are listed too: those that do not exist but have documents nested below them,
+    /// as ``ListedDocument/missing(_:)``, in name order with the others. Not with `orderBy` (`INVALID_ARGUMENT`).
+    public var showMissing: Bool
 
     /// Creates a request.
     public init(
-        collection: ResourcePath, pageSize: Int, pageToken: String? = nil, orderBy: FieldPath? = nil,
-        descending: Bool = false
+        collection: ResourcePath, database: DatabaseName, pageSize: Int, pageToken: String? = nil,
+        orderBy: [QueryOrder] = [], showMissing: Bool = false
     ) {
         self.collection = collection
+        self.database = database
         self.pageSize = pageSize
         self.pageToken = pageToken
         self.orderBy = orderBy
-        self.descending = descending
+        self.showMissing = showMissing
+    }
+}
+
+/// One entry of a listed page.
+public enum ListedDocument: Sendable, Equatable {
+    /// A document that exists.
+    case found(StoredDocument)
+    /// A document that does not exist but has documents nested below it (listed with `showMissing`).
+    case missing(ResourcePath)
+
+    /// The document's path.
+    public var path: ResourcePath {
+        switch self {
+        case .found(let document): document.path
+        case .missing(let path): path
+        }
     }
 }
 
 /// One page of a collection.
 public struct ListDocumentsPage: Sendable, Equatable {
     /// The documents, in order.
-    public var documents: [StoredDocument]
+    public var documents: [ListedDocument]
     /// A token for the next page, or `nil` at the end.
     public var nextPageToken: String?
 
     /// Creates a page.
-    public init(documents: [StoredDocument], nextPageToken: String?) {
+    public init(documents: [ListedDocument], nextPageToken: String?) {
         self.documents = documents
         self.nextPageToken = nextPageToken
     }

@@ -202,7 +202,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
-        try read { db in try DocumentListing.page(request, in: db) }
+        try read { db in try DocumentListing.page(request, catalog: catalog, in: db) }
     }
 
     public func collectionIDs(under parent: ResourcePath, after: String?, limit: Int) throws(HearthError) -> [String] {

@@ -4,18 +4,23 @@ import HearthStore
 import HearthStoreSQLite
 import Testing
 
+private let database = DatabaseName(project: "test")
+
 @Suite struct ListingTests {
     @Test func pagesCoverTheCollectionInIDOrderWithoutGapsOrDuplicates() async throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
         let ids = (0..<37).map { String(format: "d%03d", $0) }.shuffled()
-        try await store.commitOrThrow(ids.map { set("c/\($0)", ["i": .string($0)]) } + [set("c/d000/sub/x", [:]), set("other/y", [:])])
+        try await store.commitOrThrow(
+            ids.map { set("c/\($0)", ["i": .string($0)]) } + [set("c/d000/sub/x", [:]), set("other/y", [:])])
         for descending in [false, true] {
             var seen: [String] = []
             var token: String?
             repeat {
                 let page = try store.listDocuments(
-                    ListDocumentsRequest(collection: path("c"), pageSize: 5, pageToken: token, descending: descending))
+                    ListDocumentsRequest(
+                        collection: path("c"), database: database, pageSize: 5, pageToken: token,
+                        orderBy: descending ? [QueryOrder(field: .documentName, descending: true)] : []))
                 seen += page.documents.map(\.path.lastSegment)
                 token = page.nextPageToken
             } while token != nil
@@ -34,27 +39,127 @@ import Testing
         var token: String?
         repeat {
             let page = try store.listDocuments(
-                ListDocumentsRequest(collection: path("c"), pageSize: 2, pageToken: token, orderBy: FieldPath(segments: ["f"])))
+                ListDocumentsRequest(
+                    collection: path("c"), database: database, pageSize: 2, pageToken: token,
+                    orderBy: [QueryOrder(field: FieldPath(segments: ["f"]))]))
             seen += page.documents.map(\.path.lastSegment)
             token = page.nextPageToken
         } while token != nil
         #expect(seen == ["e", "b", "a", "f", "c"])
         let descending = try store.listDocuments(
-            ListDocumentsRequest(collection: path("c"), pageSize: 10, orderBy: FieldPath(segments: ["f"]), descending: true))
+            ListDocumentsRequest(
+                collection: path("c"), database: database, pageSize: 10,
+                orderBy: [QueryOrder(field: FieldPath(segments: ["f"]), descending: true)]))
         #expect(descending.documents.map(\.path.lastSegment) == ["c", "f", "a", "b", "e"])
     }
 
     @Test func aTokenFromAnotherOrderingIsRejected() async throws {
         let temporary = try TemporaryStore()
         try await temporary.store.commitOrThrow([set("c/a", ["f": .integer(1)]), set("c/b", ["f": .integer(2)])])
-        let page = try temporary.store.listDocuments(ListDocumentsRequest(collection: path("c"), pageSize: 1))
+        let page = try temporary.store.listDocuments(
+            ListDocumentsRequest(collection: path("c"), database: database, pageSize: 1))
         let token = try #require(page.nextPageToken)
         #expect(throws: HearthError.self) {
             try temporary.store.listDocuments(
-                ListDocumentsRequest(collection: path("c"), pageSize: 1, pageToken: token, orderBy: FieldPath(segments: ["f"])))
+                ListDocumentsRequest(
+                    collection: path("c"), database: database, pageSize: 1, pageToken: token,
+                    orderBy: [QueryOrder(field: FieldPath(segments: ["f"]))]))
         }
         #expect(throws: HearthError.self) {
-            try temporary.store.listDocuments(ListDocumentsRequest(collection: path("c"), pageSize: 1, pageToken: "garbage"))
+            try temporary.store.listDocuments(
+                ListDocumentsRequest(collection: path("c"), database: database, pageSize: 1, pageToken: "garbage"))
+        }
+    }
+
+    @Test func aTokenOfAnotherCollectionIsRejected() async throws {
+        let temporary = try TemporaryStore()
+        try await temporary.store.commitOrThrow([set("c/a", [:]), set("c/b", [:]), set("d/a", [:]), set("d/b", [:])])
+        let page = try temporary.store.listDocuments(
+            ListDocumentsRequest(collection: path("c"), database: database, pageSize: 1))
+        let token = try #require(page.nextPageToken)
+        #expect(throws: HearthError.self) {
+            try temporary.store.listDocuments(
+                ListDocumentsRequest(collection: path("d"), database: database, pageSize: 1, pageToken: token))
+        }
+    }
+
+    /// All documents listed with `showMissing`, page by page.
+    private func listShowingMissing(
+        _ store: SQLiteDocumentStore, _ collection: String, pageSize: Int
+    ) throws -> [ListedDocument] {
+        var listed: [ListedDocument] = []
+        var token: String?
+        repeat {
+            let page = try store.listDocuments(
+                ListDocumentsRequest(
+                    collection: path(collection), database: database, pageSize: pageSize, pageToken: token,
+                    showMissing: true))
+            #expect(page.documents.count <= pageSize)
+            listed += page.documents
+            token = page.nextPageToken
+        } while token != nil
+        return listed
+    }
+
+    @Test func showMissingListsAbsentParentsInIDOrderWhateverTheirIDsShareAsPrefixes() async throws {
+        // IDs from an alphabet with bytes below "/" ("-", ".", " "), so some are prefixes of others followed by a
+        // byte that sorts "b-/x" before "b/x": the order of collection paths is not the order of IDs.
+        let alphabet = ["a", "-", ".", " ", "b"]
+        var ids: [String] = []
+        for first in ["a", "b"] {
+            ids.append(first)
+            for second in alphabet {
+                ids.append(first + second)
+                for third in ["a", "-"] { ids.append(first + second + third) }
+            }
+        }
+        // Each ID exists, has documents below it, both, or neither, in a pattern that varies along the list.
+        var writes: [Write] = []
+        var existing: Set<String> = []
+        var nested: Set<String> = []
+        for (index, id) in ids.enumerated() {
+            let kind = (index * 7 + index / 5) % 4
+            if kind == 0 || kind == 2 { existing.insert(id) }
+            if kind == 1 || kind == 2 { nested.insert(id) }
+        }
+        for id in existing { writes.append(set("c/\(id)", ["id": .string(id)])) }
+        for id in nested { writes.append(set("c/\(id)/sub/\(id.count % 2 == 0 ? "x" : "y/deeper/z")", [:])) }
+        // "m" is missing and sorts first, but four IDs it prefixes sort before "m/…" among the collection paths.
+        let prefixed = ["m", "m-1", "m-2", "m.3", "m 4"]
+        for id in prefixed {
+            nested.insert(id)
+            writes.append(set("c/\(id)/sub/x", [:]))
+        }
+        writes += [set("c-/x/sub/y", [:]), set("c0/x/sub/y", [:]), set("b/c/sub/x", [:])]  // beside c, not below it
+        let temporary = try TemporaryStore()
+        try await temporary.store.commitOrThrow(writes)
+
+        let expected = existing.union(nested).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        for pageSize in [1, 2, 3, 7, 100] {
+            let listed = try listShowingMissing(temporary.store, "c", pageSize: pageSize)
+            #expect(listed.map(\.path.lastSegment) == expected, "pageSize \(pageSize)")
+            for entry in listed {
+                switch entry {
+                case .found(let document): #expect(existing.contains(document.path.lastSegment))
+                case .missing(let path):
+                    #expect(!existing.contains(path.lastSegment) && nested.contains(path.lastSegment))
+                }
+            }
+        }
+        let plain = try temporary.store.listDocuments(
+            ListDocumentsRequest(collection: path("c"), database: database, pageSize: 1000))
+        #expect(plain.documents.map(\.path.lastSegment) == expected.filter(existing.contains))
+    }
+
+    @Test func showMissingWithOrderByIsRefused() async throws {
+        let temporary = try TemporaryStore()
+        try await temporary.store.commitOrThrow([set("c/a", ["f": .integer(1)])])
+        #expect(throws: HearthError.self) {
+            try temporary.store.listDocuments(
+                ListDocumentsRequest(
+                    collection: path("c"), database: database, pageSize: 1,
+                    orderBy: [QueryOrder(field: FieldPath(segments: ["f"]))],
+                    showMissing: true))
         }
     }
 
@@ -63,7 +168,8 @@ import Testing
         let store = temporary.store
         try await store.commitOrThrow([
             set("posts/1", [:]), set("posts/1/comments/a", [:]), set("posts-old/1", [:]), set("users/u/todos/t", [:]),
-            set("users/u/drafts/d", [:]), set("users/u/drafts/d/x/y", [:]), set("users/v/likes/l", [:]), set("a/b", [:]),
+            set("users/u/drafts/d", [:]), set("users/u/drafts/d/x/y", [:]), set("users/v/likes/l", [:]),
+            set("a/b", [:]),
         ])
         #expect(try store.collectionIDs(under: .root, after: nil, limit: 100) == ["a", "posts", "posts-old", "users"])
         #expect(try store.collectionIDs(under: path("users/u"), after: nil, limit: 100) == ["drafts", "todos"])

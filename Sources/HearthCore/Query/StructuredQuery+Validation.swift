@@ -7,8 +7,10 @@ extension StructuredQuery {
     /// The most distinct fields a query may constrain with range or inequality filters.
     public static let maxInequalityFields = 10
 
-    /// Checks the rules that span the whole query (the shape of each member is checked while decoding).
-    func validate(database: DatabaseName, at location: String) throws(HearthError) {
+    /// Checks the rules that span the whole query (the shape of each member is checked while decoding): an
+    /// ordered field at most once, the filter's limits, cursors that fit the orderings. `location` prefixes the
+    /// members named in errors (`structuredQuery`; empty for top-level parameters such as a list's `orderBy`).
+    public func validate(database: DatabaseName, at location: String) throws(HearthError) {
         let member = { (name: String) in location.isEmpty ? name : "\(location).\(name)" }
         if let filter { try Self.validate(filter, at: member("where")) }
         var ordered: Set<FieldPath> = []

@@ -7,7 +7,9 @@ extension DocumentsAPI {
     func get(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: ["mask.fieldPaths", "transaction", "readTime"])
         try rejectReadTime(request.queryValue("readTime"))
-        let transaction = try request.queryValue("transaction").map { text throws(HearthError) in try TransactionID(base64: text) }
+        let transaction = try request.queryValue("transaction").map { text throws(HearthError) in
+            try TransactionID(base64: text)
+        }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
         try access?.authorizeGet(request, [route.path], database: route.database)
         guard let document = try store.document(at: route.path, transaction: transaction) else {
@@ -16,31 +18,45 @@ extension DocumentsAPI {
         return .response(Responses.json(try DocumentJSON.encode(document, database: route.database, mask: mask)))
     }
 
-    /// `GET …/documents/{collection}`: one page of a collection.
+    /// `GET …/documents/{collection}`: one page of a collection, ordered as `orderBy` says (see ``ListOrderBy``),
+    /// with missing documents (names only) when `showMissing` is true.
     func list(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(
-            request, allowed: ["pageSize", "pageToken", "orderBy", "mask.fieldPaths", "showMissing", "transaction", "readTime"])
+            request,
+            allowed: ["pageSize", "pageToken", "orderBy", "mask.fieldPaths", "showMissing", "transaction", "readTime"])
         try rejectReadTime(request.queryValue("readTime"))
         if request.queryValue("transaction") != nil {
-            throw HearthError(.unimplemented, "Listing in a transaction is not supported; use :runQuery with the transaction.")
-        }
-        if request.queryValue("showMissing") == "true" {
-            throw HearthError(.unimplemented, "showMissing is not supported: Hearth does not keep missing parent documents.")
+            throw HearthError(
+                .unimplemented, "Listing in a transaction is not supported; use :runQuery with the transaction.")
         }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
-        let pageSize = min(try RequestParameters.integer(request, "pageSize").flatMap { $0 == 0 ? nil : $0 } ?? 1000, 10_000)
-        let (orderBy, descending) = try Self.parseOrderBy(request.queryValue("orderBy"))
-        try access?.authorizeList(request, route.path, database: route.database, pageSize: pageSize)
+        let pageSize = min(
+            try RequestParameters.integer(request, "pageSize").flatMap { $0 == 0 ? nil : $0 } ?? 1000, 10_000)
+        let orderBy = try ListOrderBy.parse(request.queryValue("orderBy") ?? "")
+        var query = StructuredQuery(parent: route.path.parent, collectionID: route.path.lastSegment, orderBy: orderBy)
+        try query.validate(database: route.database, at: "")
+        let showMissing = try RequestParameters.boolean(request, "showMissing") ?? false
+        query.limit = pageSize
+        try access?.authorizeQuery(request, query, database: route.database)
         let page = try store.listDocuments(
             ListDocumentsRequest(
-                collection: route.path, pageSize: pageSize, pageToken: request.queryValue("pageToken").flatMap { $0.isEmpty ? nil : $0 },
-                orderBy: orderBy, descending: descending))
+                collection: route.path, database: route.database, pageSize: pageSize,
+                pageToken: request.queryValue("pageToken").flatMap { $0.isEmpty ? nil : $0 }, orderBy: orderBy,
+                showMissing: showMissing))
         var body: [UInt8] = Array("{".utf8)
         if !page.documents.isEmpty {
             body.append(contentsOf: #""documents":["#.utf8)
-            for (index, document) in page.documents.enumerated() {
+            for (index, entry) in page.documents.enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
-                try DocumentJSON.append(document, database: route.database, mask: mask, to: &body)
+                switch entry {
+                case .found(let document):
+                    try DocumentJSON.append(document, database: route.database, mask: mask, to: &body)
+                case .missing(let path):
+                    // A missing document has a name and nothing else: no fields, createTime or updateTime.
+                    body.append(contentsOf: #"{"name":"#.utf8)
+                    route.database.appendJSONName(of: path, to: &body)
+                    body.append(UInt8(ascii: "}"))
+                }
             }
             body.append(UInt8(ascii: "]"))
         }
@@ -53,33 +69,6 @@ extension DocumentsAPI {
         return .response(Responses.json(body))
     }
 
-    /// `orderBy` of a list: `field`, `field desc`, or `__name__ [desc]`.
-    static func parseOrderBy(_ text: String?) throws(HearthError) -> (FieldPath?, Bool) {
-        guard let text, !text.isEmpty else { return (nil, false) }
-        let clauses = text.split(separator: ",").map { $0.split(separator: " ").map(String.init) }
-        func invalid() -> HearthError {
-            .invalidArgument(
-                "Invalid orderBy \"\(text.prefix(100))\": use \"field\", \"field desc\" or \"__name__ desc\"; ordering by several fields is done with :runQuery.")
-        }
-        guard let first = clauses.first, (1...2).contains(first.count) else { throw invalid() }
-        var descending = false
-        if first.count == 2 {
-            switch first[1].lowercased() {
-            case "desc": descending = true
-            case "asc": descending = false
-            default: throw invalid()
-            }
-        }
-        let field = try FieldPath(parsing: first[0])
-        if clauses.count == 2 {
-            // A trailing `__name__` in the same direction is the implicit tie-breaker; accept it.
-            guard clauses[1].first == "__name__", field != .documentName else { throw invalid() }
-        } else if clauses.count > 2 {
-            throw invalid()
-        }
-        return (field == .documentName ? nil : field, descending)
-    }
-
     /// `POST …:batchGet`: several documents by name, each `found` or `missing`.
     func batchGet(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: [])
@@ -88,7 +77,9 @@ extension DocumentsAPI {
             allowed: ["documents", "mask", "transaction", "newTransaction", "readTime"])
         try rejectReadTime(try body.string("readTime"))
         let (transaction, isNew) = try transaction(from: body)
-        let mask = try body["mask"].map { json throws(HearthError) in try FieldPath.mask(firestoreJSON: json, at: "mask") }
+        let mask = try body["mask"].map { json throws(HearthError) in
+            try FieldPath.mask(firestoreJSON: json, at: "mask")
+        }
         let names = try body.strings("documents") ?? []
         var paths: [ResourcePath] = []
         for name in names {
@@ -136,9 +127,11 @@ extension DocumentsAPI {
     func listCollectionIDs(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: [])
         guard route.path.segments.isEmpty || route.path.isDocument else {
-            throw .invalidArgument("listCollectionIds takes a document (or the documents root) as its parent, not a collection.")
+            throw .invalidArgument(
+                "listCollectionIds takes a document (or the documents root) as its parent, not a collection.")
         }
-        let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["pageSize", "pageToken", "readTime"])
+        let body = try JSONObjectReader(
+            try RequestParameters.body(request), at: "", allowed: ["pageSize", "pageToken", "readTime"])
         try rejectReadTime(try body.string("readTime"))
         let pageSize = Int(try body.integer("pageSize") ?? 0)
         guard pageSize >= 0 else { throw .invalidArgument("pageSize must not be negative.") }
@@ -198,7 +191,8 @@ extension DocumentsAPI {
         case (let readOnly?, nil):
             let reader = try JSONObjectReader(readOnly, at: "\(location).readOnly", allowed: ["readTime"])
             if reader["readTime"] != nil {
-                throw HearthError(.unimplemented, "readOnly.readTime is not supported: Hearth reads the latest committed state.")
+                throw HearthError(
+                    .unimplemented, "readOnly.readTime is not supported: Hearth reads the latest committed state.")
             }
             return .readOnly
         case (nil, let readWrite?):

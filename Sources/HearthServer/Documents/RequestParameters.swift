@@ -36,6 +36,18 @@ enum RequestParameters {
         return value
     }
 
+    /// A boolean parameter: `true` or `false`.
+    static func boolean(_ request: HTTPRequest, _ name: String) throws(HearthError) -> Bool? {
+        guard let text = request.queryValue(name) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default:
+            throw .invalidArgument(
+                "Invalid value for \(name): \"\(text.prefix(20))\" is not a boolean; use true or false.")
+        }
+    }
+
     /// Parses a JSON request body; an empty body reads as `{}`.
     static func body(_ request: HTTPRequest) throws(HearthError) -> JSONValue {
         if request.body.isEmpty { return .object([:]) }

@@ -83,17 +83,6 @@ struct DocumentAccess: Sendable {
         guard engine.firestoreRules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
     }
 
-    /// `list` of a collection page (GET of a collection): no constraints.
-    func authorizeList(
-        _ request: HTTPRequest, _ collection: ResourcePath, database: DatabaseName, pageSize: Int?
-    )
-        throws(HearthError)
-    {
-        var query = StructuredQuery(parent: collection.parent, collectionID: collection.lastSegment)
-        query.limit = pageSize
-        try authorizeQuery(request, query, database: database)
-    }
-
     /// The check the writes of one request or commit by this caller carry into the store (``CommitJudge``); `nil`
     /// when rules do not apply. The store runs it inside the commit's transaction, so `resource`, `get()` and
     /// `getAfter()` see exactly the state the commit applies to; the writes are judged together (one read budget,

@@ -156,25 +156,26 @@ extension HTTPClient {
         try await request("POST", "\(FS.root()):commit", json: #"{"writes":\#(writes)}"#)
     }
 
-    /// Every document name of a collection, following page tokens.
+    /// Every document of a collection, following page tokens; `extra` query parameters go with every page.
     func listAll(
-        _ collection: String, pageSize: Int, orderBy: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> (names: [String], pages: Int) {
-        var names: [String] = []
+        _ collection: String, pageSize: Int, orderBy: String? = nil, extra: [(String, String)] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (names: [String], pages: Int, documents: [JSONValue]) {
+        var all: [JSONValue] = []
         var token: String?
         var pages = 0
         repeat {
-            var query = [("pageSize", String(pageSize))]
+            var query = [("pageSize", String(pageSize))] + extra
             if let orderBy { query.append(("orderBy", orderBy)) }
             if let token { query.append(("pageToken", token)) }
             let body = try expectOK(try await get(FS.path(collection), query: query), sourceLocation: sourceLocation)
             let documents = body["documents"]?.arrayValue ?? []
             #expect(documents.count <= pageSize, sourceLocation: sourceLocation)
-            names += documents.compactMap { $0["name"]?.stringValue }
+            all += documents
             token = body["nextPageToken"]?.stringValue
             pages += 1
             if pages > 10_000 { throw HarnessError("paging does not end") }
         } while token != nil && token != ""
-        return (names, pages)
+        return (all.compactMap { $0["name"]?.stringValue }, pages, all)
     }
 }
