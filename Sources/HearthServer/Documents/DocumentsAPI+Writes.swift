@@ -96,7 +96,8 @@ extension DocumentsAPI {
     /// Commits one write and answers with the resulting document.
     private func commitOne(_ write: Write, database: DatabaseName, mask: [FieldPath]?, judge: CommitJudge?) -> HTTPReply
     {
-        .deferred { respond in
+        // Only the store is captured: copying the whole API value into the closure cost more than the store call.
+        .deferred { [store] respond in
             store.commit([write], in: database, transaction: nil, judge: judge) { result in
                 do throws(HearthError) {
                     guard let document = try result.get().writeResults.first?.document else {

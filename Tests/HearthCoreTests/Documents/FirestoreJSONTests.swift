@@ -43,6 +43,16 @@ import Testing
         #expect(throws: HearthError.self) { try decode(json) }
     }
 
+    /// Only names matching `__.*__` (four bytes at least) are reserved; other names with underscores are fields.
+    @Test func reservedFieldNamesAreExactlyDoubleUnderscoredOnBothEnds() throws {
+        for name in ["_", "__", "___", "_a_", "__a", "a__", "_a__", "__a_", "a__b"] {
+            #expect(throws: Never.self) { try Value.validateFieldName(name, at: name) }
+        }
+        for name in ["____", "__a__", "__name__", "___a___"] {
+            #expect(throws: HearthError.self) { try Value.validateFieldName(name, at: name) }
+        }
+    }
+
     @Test func errorsNameTheLocation() {
         let error = #expect(throws: HearthError.self) {
             try decode(#"{"mapValue":{"fields":{"age":{"integerValue":"x"}}}}"#)
@@ -61,7 +71,10 @@ import Testing
             """#)
         let write = try Write(firestoreJSON: json, at: "writes[0]", database: DatabaseName(project: "demo"))
         #expect(write.path.segments == ["c", "d"])
-        #expect(write.operation == .update(fields: ["n": .integer(1)], mask: [FieldPath(segments: ["n"]), FieldPath(segments: ["a.b"])]))
+        #expect(
+            write.operation
+                == .update(
+                    fields: ["n": .integer(1)], mask: [FieldPath(segments: ["n"]), FieldPath(segments: ["a.b"])]))
         #expect(write.transforms.count == 2)
         #expect(write.precondition == .exists(true))
     }
