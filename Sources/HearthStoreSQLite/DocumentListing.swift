@@ -5,12 +5,13 @@ import HearthStore
 
 /// Listing a collection (`documents.list`) and listing collection IDs.
 enum DocumentListing {
-    /// One page of a collection. Orderings run through the query engine, with a query's semantics, plans and index
-    /// requirements; the page token is a cursor after the page's last document.
+    /// One page of a collection. In name order (no `orderBy`) the IDs come from the primary key, merged with the
+    /// nested IDs for `showMissing`; other orders run through the query engine, with a query's semantics, plans and
+    /// index requirements. Either way the page token is a cursor after the page's last document.
     static func page(
         _ request: ListDocumentsRequest, catalog: IndexCatalog, in db: SQLiteConnection
     ) throws -> ListDocumentsPage {
-        if request.showMissing { return try pageShowingMissing(request, in: db) }
+        if request.orderBy.isEmpty || request.showMissing { return try pageByName(request, in: db) }
         var query = StructuredQuery(
             parent: request.collection.parent, collectionID: request.collection.lastSegment, orderBy: request.orderBy
         ).normalized()
@@ -36,9 +37,9 @@ enum DocumentListing {
         return ListDocumentsPage(documents: documents.map(ListedDocument.found), nextPageToken: token)
     }
 
-    /// One page in name order with missing documents (absent, with documents nested below them) among the others:
-    /// the first IDs of both kinds after the cursor, merged.
-    private static func pageShowingMissing(
+    /// One page in name order, with `showMissing` the missing documents (absent, with documents nested below them)
+    /// among the others: the first IDs of both kinds after the cursor, merged. Needs no fields decoded.
+    private static func pageByName(
         _ request: ListDocumentsRequest, in db: SQLiteConnection
     ) throws -> ListDocumentsPage {
         guard request.orderBy.isEmpty else {
@@ -62,9 +63,11 @@ enum DocumentListing {
             existing = try db.fetchAll(
                 "SELECT id FROM documents WHERE collection = \(collection.description) ORDER BY id LIMIT \(limit)")
         }
-        var ids = Set(existing.map { $0[0].text })
-        ids.formUnion(try NestedDocumentIDs.first(limit, in: collection, after: after, db: db))
-        var page = ids.sorted { Value.compareBytes($0.utf8, $1.utf8) < 0 }.prefix(limit)
+        var ids = existing.map { $0[0].text }  // in byte order, as the primary key keeps them
+        if request.showMissing {
+            ids = merged(ids, try NestedDocumentIDs.first(limit, in: collection, after: after, db: db))
+        }
+        var page = ids.prefix(limit)
         let hasMore = page.count > request.pageSize
         if hasMore { page.removeLast() }
         let documents = try page.map { id in
@@ -78,6 +81,25 @@ enum DocumentListing {
                     values: [.reference(request.database.name(of: collection.appending($0)))], orders: orders)
             } : nil
         return ListDocumentsPage(documents: documents, nextPageToken: token)
+    }
+
+    /// Two lists of IDs in byte order as one, without duplicates.
+    private static func merged(_ a: [String], _ b: [String]) -> [String] {
+        var out: [String] = []
+        out.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count, j < b.count {
+            let order = Value.compareBytes(a[i].utf8, b[j].utf8)
+            if order <= 0 {
+                out.append(a[i])
+                i += 1
+                if order == 0 { j += 1 }
+            } else {
+                out.append(b[j])
+                j += 1
+            }
+        }
+        return out + a[i...] + b[j...]
     }
 
     /// The IDs of the collections below `parent`: the first segments of the collection paths below it. They come
