@@ -15,6 +15,13 @@ extension Value {
                 "Invalid value at '\(location())': a value object has exactly one member (stringValue, integerValue, …), found \(object.count)."
             )
         }
+        try self.init(firestoreKind: kind, payload: payload, at: location())
+    }
+
+    /// Decodes the one member of a value object: `kind` is its name (`stringValue`, …), `payload` its value. The
+    /// general decoder above and the document-body reader (`documentFields(fromBody:)`) both come here, so each
+    /// kind's rules live in this one place.
+    init(firestoreKind kind: String, payload: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
         func invalid(_ reason: String) -> HearthError {
             .invalidArgument("Invalid value at '\(location())': \(reason).")
         }

@@ -20,6 +20,9 @@ struct JSONScanner {
     var index = 0
     /// Decoded bytes of the current string when it has escapes; kept across strings so a document allocates it once.
     var scratch: [UInt8] = []
+    /// Containers opened around the value being parsed by a caller that reads the outer levels itself (the document
+    /// body reader), so the depth limit counts from the top of the document all the same.
+    var enclosingDepth = 0
 
     // Members of every open container wait on these shared stacks until their container closes, and then go into an
     // array or dictionary allocated at its final size. Growing each container as members arrive costs several
@@ -153,7 +156,7 @@ struct JSONScanner {
     }
 
     func checkDepth(opening depth: Int) throws(JSONError) {
-        if depth > options.maxDepth {
+        if depth + enclosingDepth > options.maxDepth {
             throw failure("Nesting deeper than \(options.maxDepth) levels", at: index)
         }
     }

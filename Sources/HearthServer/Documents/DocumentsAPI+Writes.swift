@@ -15,7 +15,7 @@ extension DocumentsAPI {
         } else {
             id = AutoID.make()
         }
-        let fields = try Self.documentFields(try RequestParameters.body(request))
+        let fields = try Self.documentFields(request)
         let path = route.path.appending(id)
         let write = Write(path: path, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
         let judge = try access?.commitJudge(request, database: route.database)
@@ -34,7 +34,7 @@ extension DocumentsAPI {
         let precondition = try Precondition(
             exists: request.queryValue("currentDocument.exists"),
             updateTime: request.queryValue("currentDocument.updateTime"))
-        let fields = try Self.documentFields(try RequestParameters.body(request))
+        let fields = try Self.documentFields(request)
         let write = Write(
             path: route.path, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
         let judge = try access?.commitJudge(request, database: route.database)
@@ -109,6 +109,13 @@ extension DocumentsAPI {
                 }
             }
         }
+    }
+
+    /// The fields of a `Document` request body: read directly when it is just `{"fields":{…}}`, as creates and patches
+    /// send it, otherwise (other members, or anything invalid, for the exact error) through the JSON tree.
+    static func documentFields(_ request: HTTPRequest) throws(HearthError) -> [String: Value] {
+        if let fields = Value.documentFields(fromBody: request.body) { return fields }
+        return try documentFields(try RequestParameters.body(request))
     }
 
     /// The fields of a `Document` request body (`name`, `createTime` and `updateTime` are output-only and ignored).
