@@ -6,12 +6,12 @@ extension JSONScanner {
     mutating func parseString() throws(JSONError) -> String {
         let quote = index
         let end = bytes.count
-        var i = quote + 1
         // OR of every byte seen: its top bit says whether the string needs UTF-8 validation at all.
         var seen: UInt8 = 0
-        while true {
-            i = skipPlainWords(from: i, seen: &seen)
-            guard i < end else { throw failure("Unterminated string", at: quote) }
+        // The word scan stops at the word holding the byte that ends the run (or near the end of input), so the rest
+        // is at most a few bytes, read one at a time without going back to the word scan.
+        var i = skipPlainWords(from: quote + 1, seen: &seen)
+        while i < end {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
@@ -29,6 +29,7 @@ extension JSONScanner {
             seen |= byte
             i += 1
         }
+        throw failure("Unterminated string", at: quote)
     }
 
     /// Skips eight bytes at a time while none of them is a quote, a backslash or a control character, folding them

@@ -35,11 +35,17 @@ struct JSONScanner {
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options) {
         self.bytes = bytes
         self.options = options
-        // Room for a typical request body up front: grown from empty, the stacks reallocated about ten times while
-        // parsing a one-document create.
-        containers.reserveCapacity(8)
-        values.reserveCapacity(16)
-        keys.reserveCapacity(16)
+    }
+
+    /// Room for a typical request body, made when the first container opens (a scalar needs none): grown from empty,
+    /// the stacks reallocated about ten times while parsing a one-document create.
+    mutating func open(_ container: Container) {
+        if containers.capacity == 0 {
+            containers.reserveCapacity(8)
+            values.reserveCapacity(16)
+            keys.reserveCapacity(16)
+        }
+        containers.append(container)
     }
 
     mutating func parseDocument() throws(JSONError) -> JSONValue {
@@ -70,7 +76,7 @@ struct JSONScanner {
                     index += 1
                     value = .object([:])
                 } else {
-                    containers.append(Container(isObject: true, valuesStart: values.count, keysStart: keys.count))
+                    open(Container(isObject: true, valuesStart: values.count, keysStart: keys.count))
                     try readKey()
                     continue nextValue
                 }
@@ -82,7 +88,7 @@ struct JSONScanner {
                     index += 1
                     value = .array([])
                 } else {
-                    containers.append(Container(isObject: false, valuesStart: values.count, keysStart: keys.count))
+                    open(Container(isObject: false, valuesStart: values.count, keysStart: keys.count))
                     continue nextValue
                 }
             case UInt8(ascii: "\""):

@@ -53,6 +53,9 @@ struct JSONStringTests {
             let invalid = jsonParseError([0x22] + Array(prefix.utf8) + [0xFF] + Array(suffix.utf8) + [0x22])
             #expect(invalid?.offset == 1 + position)
             #expect(invalid?.reason == "Invalid UTF-8 in string")
+            let unterminated = jsonParseError(Array("[\"\(prefix)é\(suffix)".utf8))
+            #expect(unterminated?.offset == 1)
+            #expect(unterminated?.reason == "Unterminated string")
         }
     }
 
