@@ -18,6 +18,11 @@ struct AccountsAPI: API {
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         let path = request.path
+        // Every documents request comes here first. None of the names below starts with `/v1/projects/`, so such a
+        // path is settled by comparing bytes, without the string comparisons that follow.
+        if Self.isUnderProjects(path) {
+            return Self.isProjectAccountsPath(Substring(path)) ? toolkit(request, path: Substring(path)) : nil
+        }
         switch path {
         case "/securetoken.googleapis.com/v1/token":
             return ("accounts.token", post(request) { () throws(AuthError) in try refresh(request) })
@@ -50,6 +55,12 @@ struct AccountsAPI: API {
             else { return false }
             return starts(bytes, at: slash + 1, with: "accounts")
         }
+    }
+
+    /// Whether `path` starts with `/v1/projects/`.
+    private static func isUnderProjects(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { starts($0, at: 0, with: "/v1/projects/") }
     }
 
     private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, with prefix: StaticString) -> Bool {
