@@ -129,11 +129,11 @@ public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
     /// Appends `name(of:)` as a quoted JSON string without building it first: responses name every document.
     public func appendJSONName(of path: ResourcePath, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
-        buffer.append(contentsOf: "projects/".utf8)
+        JSONWriter.appendASCII("projects/", into: &buffer)
         JSONWriter.appendStringContents(project, into: &buffer)
-        buffer.append(contentsOf: "/databases/".utf8)
+        JSONWriter.appendASCII("/databases/", into: &buffer)
         JSONWriter.appendStringContents(database, into: &buffer)
-        buffer.append(contentsOf: "/documents".utf8)
+        JSONWriter.appendASCII("/documents", into: &buffer)
         for segment in path.segments {
             buffer.append(UInt8(ascii: "/"))
             JSONWriter.appendStringContents(segment, into: &buffer)

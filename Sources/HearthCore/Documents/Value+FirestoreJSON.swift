@@ -182,58 +182,58 @@ extension Value {
     public func appendFirestoreJSON(to buffer: inout [UInt8]) {
         switch self {
         case .null:
-            buffer.append(contentsOf: #"{"nullValue":null}"#.utf8)
+            JSONWriter.appendASCII(#"{"nullValue":null}"#, into: &buffer)
         case .boolean(let flag):
-            buffer.append(contentsOf: (flag ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#).utf8)
+            JSONWriter.appendASCII(flag ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#, into: &buffer)
         case .integer(let integer):
-            buffer.append(contentsOf: #"{"integerValue":""#.utf8)
+            JSONWriter.appendASCII(#"{"integerValue":""#, into: &buffer)
             JSONWriter.appendInteger(integer, into: &buffer)
-            buffer.append(contentsOf: #""}"#.utf8)
+            JSONWriter.appendASCII(#""}"#, into: &buffer)
         case .double(let double):
-            buffer.append(contentsOf: #"{"doubleValue":"#.utf8)
+            JSONWriter.appendASCII(#"{"doubleValue":"#, into: &buffer)
             Self.appendDouble(double, to: &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .timestamp(let timestamp):
-            buffer.append(contentsOf: #"{"timestampValue":""#.utf8)
+            JSONWriter.appendASCII(#"{"timestampValue":""#, into: &buffer)
             timestamp.appendRFC3339(to: &buffer)
-            buffer.append(contentsOf: #""}"#.utf8)
+            JSONWriter.appendASCII(#""}"#, into: &buffer)
         case .string(let string):
-            buffer.append(contentsOf: #"{"stringValue":"#.utf8)
+            JSONWriter.appendASCII(#"{"stringValue":"#, into: &buffer)
             JSONWriter.appendString(string, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .bytes(let bytes):
-            buffer.append(contentsOf: #"{"bytesValue":""#.utf8)
+            JSONWriter.appendASCII(#"{"bytesValue":""#, into: &buffer)
             buffer.append(contentsOf: Data(bytes).base64EncodedString().utf8)
-            buffer.append(contentsOf: #""}"#.utf8)
+            JSONWriter.appendASCII(#""}"#, into: &buffer)
         case .reference(let name):
-            buffer.append(contentsOf: #"{"referenceValue":"#.utf8)
+            JSONWriter.appendASCII(#"{"referenceValue":"#, into: &buffer)
             JSONWriter.appendString(name, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .geoPoint(let latitude, let longitude):
-            buffer.append(contentsOf: #"{"geoPointValue":{"latitude":"#.utf8)
+            JSONWriter.appendASCII(#"{"geoPointValue":{"latitude":"#, into: &buffer)
             Self.appendDouble(latitude, to: &buffer)
-            buffer.append(contentsOf: #","longitude":"#.utf8)
+            JSONWriter.appendASCII(#","longitude":"#, into: &buffer)
             Self.appendDouble(longitude, to: &buffer)
-            buffer.append(contentsOf: "}}".utf8)
+            JSONWriter.appendASCII("}}", into: &buffer)
         case .array(let elements):
             if elements.isEmpty {
-                buffer.append(contentsOf: #"{"arrayValue":{}}"#.utf8)
+                JSONWriter.appendASCII(#"{"arrayValue":{}}"#, into: &buffer)
                 return
             }
-            buffer.append(contentsOf: #"{"arrayValue":{"values":["#.utf8)
+            JSONWriter.appendASCII(#"{"arrayValue":{"values":["#, into: &buffer)
             for (index, element) in elements.enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }
                 element.appendFirestoreJSON(to: &buffer)
             }
-            buffer.append(contentsOf: "]}}".utf8)
+            JSONWriter.appendASCII("]}}", into: &buffer)
         case .map(let fields):
             if fields.isEmpty {
-                buffer.append(contentsOf: #"{"mapValue":{}}"#.utf8)
+                JSONWriter.appendASCII(#"{"mapValue":{}}"#, into: &buffer)
                 return
             }
-            buffer.append(contentsOf: #"{"mapValue":{"fields":"#.utf8)
+            JSONWriter.appendASCII(#"{"mapValue":{"fields":"#, into: &buffer)
             Self.appendFields(fields, to: &buffer)
-            buffer.append(contentsOf: "}}".utf8)
+            JSONWriter.appendASCII("}}", into: &buffer)
         }
     }
 
@@ -261,9 +261,9 @@ extension Value {
 
     private static func appendDouble(_ double: Double, to buffer: inout [UInt8]) {
         if double.isNaN {
-            buffer.append(contentsOf: #""NaN""#.utf8)
+            JSONWriter.appendASCII(#""NaN""#, into: &buffer)
         } else if double.isInfinite {
-            buffer.append(contentsOf: (double < 0 ? #""-Infinity""# : #""Infinity""#).utf8)
+            JSONWriter.appendASCII(double < 0 ? #""-Infinity""# : #""Infinity""#, into: &buffer)
         } else {
             JSONWriter.appendDouble(double, into: &buffer)
         }

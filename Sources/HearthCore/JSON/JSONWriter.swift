@@ -79,7 +79,9 @@ public struct JSONWriter {
         buffer.append(contentsOf: d.description.utf8)
     }
 
-    static func appendASCII(_ text: StaticString, into buffer: inout [UInt8]) {
+    /// Appends the bytes of a literal such as `#"{"name":"#`, already valid JSON text. Cheaper than appending the
+    /// literal's `.utf8` view, which goes through String's generic copy for every token of every response.
+    public static func appendASCII(_ text: StaticString, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

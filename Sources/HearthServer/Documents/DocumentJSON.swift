@@ -7,7 +7,7 @@ enum DocumentJSON {
     static func append(
         _ document: StoredDocument, database: DatabaseName, mask: [FieldPath]?, to buffer: inout [UInt8]
     ) throws(HearthError) {
-        buffer.append(contentsOf: #"{"name":"#.utf8)
+        JSONWriter.appendASCII(#"{"name":"#, into: &buffer)
         database.appendJSONName(of: document.path, to: &buffer)
         if let mask {
             let fields = try document.fields()
@@ -16,18 +16,18 @@ enum DocumentJSON {
                 if let value = fields.value(at: path) { projected.setValue(value, at: path) }
             }
             if !projected.isEmpty {
-                buffer.append(contentsOf: #","fields":"#.utf8)
+                JSONWriter.appendASCII(#","fields":"#, into: &buffer)
                 Value.appendFields(projected, to: &buffer)
             }
         } else if !document.fieldsJSON.elementsEqual("{}".utf8) {
-            buffer.append(contentsOf: #","fields":"#.utf8)
+            JSONWriter.appendASCII(#","fields":"#, into: &buffer)
             buffer.append(contentsOf: document.fieldsJSON)
         }
-        buffer.append(contentsOf: #","createTime":""#.utf8)
+        JSONWriter.appendASCII(#","createTime":""#, into: &buffer)
         document.createTime.appendRFC3339(to: &buffer)
-        buffer.append(contentsOf: #"","updateTime":""#.utf8)
+        JSONWriter.appendASCII(#"","updateTime":""#, into: &buffer)
         document.updateTime.appendRFC3339(to: &buffer)
-        buffer.append(contentsOf: #""}"#.utf8)
+        JSONWriter.appendASCII(#""}"#, into: &buffer)
     }
 
     static func encode(
