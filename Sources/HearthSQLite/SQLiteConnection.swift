@@ -58,15 +58,21 @@ public final class SQLiteConnection: @unchecked Sendable {
     }()
 
     /// Process-wide SQLite settings, applied once before the first connection opens.
-    private static let libraryConfigured: Bool = {
-        hearth_sqlite_disable_memory_statistics() == SQLITE_OK
-    }()
+    private static let libraryConfigured: (statisticsOff: Bool, pageCache: Bool) = (
+        hearth_sqlite_disable_memory_statistics() == SQLITE_OK, hearth_sqlite_install_page_cache() == SQLITE_OK
+    )
+
+    /// Whether this process's connections use Hearth's page cache (`page_cache.h`), which keeps a B-tree page split
+    /// from making the next commit scan the whole cache. False when something else opened a SQLite database in the
+    /// process before the first `SQLiteConnection` did: SQLite then keeps its default cache, correct but slower.
+    public static var usesHearthPageCache: Bool { libraryConfigured.pageCache }
+
+    /// How many times a page split parked a page under the locking page number since the process started; each
+    /// used to cost the following commit a scan of the whole page cache.
+    public static var pagesParkedBySplits: UInt64 { UInt64(hearth_sqlite_parked_page_count()) }
 
     private func configure() throws(SQLiteError) {
-        let (seconds, attoseconds) = options.busyTimeout.components
-        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        let timeout = overflow ? Int64.max : milliseconds + attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: max(0, timeout)))
+        sqlite3_busy_timeout(db, Self.milliseconds(options.busyTimeout))
 
         // The page size only takes effect on a new, empty database, so it must come before anything writes.
         var pragmas = options.pageSize.map { "PRAGMA page_size = \($0);\n" } ?? ""
@@ -137,11 +143,6 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Returns `false` when readers or a writer prevented a complete checkpoint, which is normal under load.
     @discardableResult
     public func checkpoint(truncate: Bool = false) -> Bool {
-        guard let db else { return false }
-        let mode = truncate ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE
-        var logFrames: Int32 = 0
-        var checkpointedFrames: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(db, nil, mode, &logFrames, &checkpointedFrames)
-        return rc == SQLITE_OK && logFrames == checkpointedFrames
+        checkpoint(truncate ? .truncate : .passive).isComplete
     }
 }
