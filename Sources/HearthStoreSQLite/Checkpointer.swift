@@ -4,18 +4,31 @@ import Synchronization
 
 /// Copies the write-ahead log back into the database file on its own thread and connection, so the writer
 /// never stalls on the checkpoint's `fsync`s (SQLite's automatic checkpoint would run them inside a commit).
+///
+/// A passive checkpoint never lets the log start over while writes keep coming: SQLite rewinds the log only when a
+/// write begins with every frame already copied, and under steady load the writer has always appended more by then,
+/// so the file grew by the whole write volume (over a gibibyte in a minute of creates). When the log passes
+/// `restartBytes`, the checkpointer catches up and asks the writer to rewind it (`onLargeLog`), which it does
+/// between two group commits, where the few frames left to copy cost it little.
 final class Checkpointer: Sendable {
     private let connection: SQLiteConnection
     private let interval: Duration
+    /// The log size, in frames, past which `onLargeLog` is called.
+    private let restartFrames: Int
+    private let onLargeLog: @Sendable () -> Void
     private let stopping = Mutex(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(path: String, interval: Duration) throws {
+    init(path: String, interval: Duration, restartBytes: Int, onLargeLog: @escaping @Sendable () -> Void) throws {
         var options = SQLiteConnection.Options()
         options.create = false
         connection = try SQLiteConnection(path: path, options: options)
         self.interval = interval
+        self.onLargeLog = onLargeLog
+        // A frame is a page and its 24-byte header.
+        let pageSize = try connection.fetchOne("PRAGMA page_size")?.int(0) ?? 4096
+        restartFrames = max(1, restartBytes / (pageSize + 24))
     }
 
     func start() {
@@ -40,7 +53,16 @@ final class Checkpointer: Sendable {
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
             // PASSIVE never blocks the writer or readers; frames still in use wait for the next round.
-            _ = connection.checkpoint(truncate: false)
+            var outcome = connection.checkpoint(.passive)
+            if outcome.logFrames >= restartFrames {
+                // Copy what came in during the pass, so the writer finds little left when it rewinds the log.
+                for _ in 0..<3 where !outcome.isComplete {
+                    let before = outcome.checkpointedFrames
+                    outcome = connection.checkpoint(.passive)
+                    if outcome.checkpointedFrames - before < 256 { break }
+                }
+                onLargeLog()
+            }
             if stopping.withLock({ $0 }) {
                 connection.close()
                 finished.signal()

@@ -60,6 +60,8 @@ final class CommitWriter: Sendable {
         var stopping = false
         var stopped = false
         var lastCommitMicros: Int64 = 0
+        /// The checkpointer found the write-ahead log over its limit (`requestLogRestart()`).
+        var logRestartRequested = false
     }
 
     private let connection: SQLiteConnection
@@ -110,6 +112,12 @@ final class CommitWriter: Sendable {
         wake.signal()
     }
 
+    /// Asks the writer to rewind the write-ahead log after its current group commit; see `Checkpointer`.
+    func requestLogRestart() {
+        state.withLock { $0.logRestartRequested = true }
+        wake.signal()
+    }
+
     /// Finishes the jobs already queued, then closes the connection. Idempotent.
     func stop() {
         let wasRunning = state.withLock { state -> Bool in
@@ -125,12 +133,19 @@ final class CommitWriter: Sendable {
         var commitsSincePrune = 0
         while true {
             wake.wait()
-            let (jobs, stopping) = state.withLock { state -> ([Job], Bool) in
+            let (jobs, stopping, restartLog) = state.withLock { state -> ([Job], Bool, Bool) in
                 let count = min(state.pending.count, configuration.maxCommitsPerTransaction)
                 let jobs = Array(state.pending.prefix(count))
                 state.pending.removeFirst(count)
                 if !state.pending.isEmpty { wake.signal() }
-                return (jobs, state.stopping && state.pending.isEmpty)
+                defer { state.logRestartRequested = false }
+                return (jobs, state.stopping && state.pending.isEmpty, state.logRestartRequested)
+            }
+            if restartLog {
+                // Between two groups this connection holds no lock, so only the frames written since the
+                // checkpointer's last pass are left to copy. A reader still on the old frames makes it give up after
+                // a moment rather than stall the writes queued behind; the checkpointer asks again next round.
+                connection.checkpoint(.restart, busyTimeout: .milliseconds(5))
             }
             if !jobs.isEmpty {
                 process(jobs)

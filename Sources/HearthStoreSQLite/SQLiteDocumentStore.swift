@@ -26,6 +26,11 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
         /// several B-trees: every dirtied page is written whole to the write-ahead log.
         public var pageSize: Int? = 1024
+        /// How often the checkpointer copies the write-ahead log into the database file.
+        public var checkpointInterval: Duration = .milliseconds(500)
+        /// The write-ahead log size past which the writer rewinds it (see `Checkpointer`): the most disk the log
+        /// takes beyond one checkpoint interval's writes.
+        public var logRestartBytes: Int = 64 << 20
         /// The most documents the point-read cache holds, and about how many bytes of theirs; 0 disables it.
         public var documentCacheEntries: Int = 65_536
         /// See `documentCacheEntries`.
@@ -91,15 +96,19 @@ public final class SQLiteDocumentStore: DocumentStore {
             try SQLiteMigrator.migrate(connection, migrations: Schema.migrations)
             // Checkpoints run on their own thread (Checkpointer), never inside a commit.
             try connection.execute("PRAGMA wal_autocheckpoint = 0")
-            checkpointer = try Checkpointer(path: databasePath, interval: .milliseconds(500))
             var readOptions = SQLiteConnection.Options()
             readOptions.readOnly = true
             readOptions.create = false
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
             toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
-            writer = CommitWriter(
+            let writer = CommitWriter(
                 connection: connection, configuration: configuration, catalog: catalog, cache: cache,
                 feed: changeFeed)
+            self.writer = writer
+            checkpointer = try Checkpointer(
+                path: databasePath, interval: configuration.checkpointInterval,
+                restartBytes: configuration.logRestartBytes,
+                onLargeLog: { writer.requestLogRestart() })
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
