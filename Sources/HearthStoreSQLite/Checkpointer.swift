@@ -56,7 +56,7 @@ final class Checkpointer: Sendable {
             var outcome = connection.checkpoint(.passive)
             if outcome.logFrames >= restartFrames {
                 // Copy what came in during the pass, so the writer finds little left when it rewinds the log.
-                for _ in 0..<3 where !outcome.isComplete {
+                for _ in 0..<12 where !outcome.isComplete {
                     let before = outcome.checkpointedFrames
                     outcome = connection.checkpoint(.passive)
                     if outcome.checkpointedFrames - before < 256 { break }
