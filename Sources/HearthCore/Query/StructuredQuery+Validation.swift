@@ -20,6 +20,14 @@ extension StructuredQuery {
             )
         }
         let orders = normalizedOrderBy
+        // Document names are unique, so nothing can order after them; Firestore refuses rather than ignores it,
+        // also when an inequality filter's implicit ordering would land after an explicit __name__.
+        if let key = orders.firstIndex(where: { $0.field == .documentName }), key < orders.count - 1 {
+            let explicit = key < orderBy.count - 1
+            throw .invalidArgument(
+                "Invalid value at '\(member("orderBy"))\(explicit ? "[\(key + 1)]" : "")': order by clause cannot contain more fields after the key __name__\(explicit ? "" : " (an inequality filter on \(orders[key + 1].field) orders by that field implicitly, after the explicit ones)"); order by __name__ last, or not at all."
+            )
+        }
         for (name, cursor) in [("startAt", startAt), ("endAt", endAt)] {
             guard let cursor else { continue }
             try validate(cursor, orders: orders, at: member(name), database: database)

@@ -283,6 +283,16 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
             json: F.query(#""orderBy":[{"field":{"fieldPath":"__name__"}},{"field":{"fieldPath":"__name__"}}]"#),
             fragment: "already orders by __name__"),
         .init(
+            name: "order after __name__",
+            json: F.query(#""orderBy":[{"field":{"fieldPath":"__name__"}},{"field":{"fieldPath":"a"}}]"#),
+            fragment: "'structuredQuery.orderBy[1]': order by clause cannot contain more fields after the key __name__"),
+        .init(
+            name: "inequality ordered implicitly after an explicit __name__",
+            json: F.query(
+                #""where":\#(F.fieldFilter("a", "GREATER_THAN", one)),"orderBy":[{"field":{"fieldPath":"__name__"}}]"#),
+            fragment:
+                "cannot contain more fields after the key __name__ (an inequality filter on a orders by that field"),
+        .init(
             name: "order without field", json: F.query(#""orderBy":[{"direction":"ASCENDING"}]"#),
             fragment: "an order needs field"),
         .init(
@@ -367,7 +377,10 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
     static let accepted: [(String, String)] = [
         ("IN with 30 values", whereQuery(F.fieldFilter("a", "IN", values(30)))),
         // Firestore matches whole arrays with IN: where('regions', 'in', [['west'], ['east']]).
-        ("IN with array values", whereQuery(F.fieldFilter("a", "IN", #"{"arrayValue":{"values":[{"arrayValue":{}}]}}"#))),
+        (
+            "IN with array values",
+            whereQuery(F.fieldFilter("a", "IN", #"{"arrayValue":{"values":[{"arrayValue":{}}]}}"#))
+        ),
         ("NOT_IN with 10 values", whereQuery(F.fieldFilter("a", "NOT_IN", values(10)))),
         ("ARRAY_CONTAINS_ANY with 30 values", whereQuery(F.fieldFilter("a", "ARRAY_CONTAINS_ANY", values(30)))),
         (
