@@ -30,6 +30,10 @@ func accessHandler(
     if let deferred = context.deferred {
         // Called again after a resume: the answer is waiting.
         guard let response = deferred.takeResponse() else { return .NO }
+        // The reply is spent (it refuses any later answer) and the answering thread unregisters it, so the
+        // completion callback has nothing left to do with it. It would otherwise take the reply's lock, which that
+        // thread may still hold while libmicrohttpd finishes resuming: seen as spinning on the HTTP threads.
+        context.deferred = nil
         return core.queue(response, on: connection)
     }
     let request = makeRequest(
