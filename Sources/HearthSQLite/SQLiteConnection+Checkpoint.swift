@@ -44,6 +44,15 @@ extension SQLiteConnection {
             isComplete: rc == SQLITE_OK && logFrames == checkpointedFrames)
     }
 
+    /// Flushes the database file's written pages to disk (`fsync`), outside any checkpoint. A checkpoint that rewinds
+    /// the log must first make the database file durable; doing that ahead of time, on another thread, leaves the
+    /// rewinding checkpoint only the pages written since. Returns `false` if SQLite reported an error.
+    @discardableResult
+    public func syncDatabaseFile() -> Bool {
+        guard let db else { return false }
+        return hearth_sqlite_sync_main_file(db) == SQLITE_OK
+    }
+
     /// A duration as SQLite's busy timeout: whole milliseconds, clamped to `Int32`.
     static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
