@@ -126,6 +126,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         for id in toBuild { buildIndex(id, after: []) }
     }
 
+    /// Queues the commit for the single writer, which judges and applies it inside a group transaction; see
+    /// `DocumentStore.commit`.
     public func commit(
         _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
         receipt: WriteReceipt<CommitResult>?,
@@ -150,10 +152,13 @@ public final class SQLiteDocumentStore: DocumentStore {
         writer.submit(.commit(job, completion))
     }
 
+    /// The answer recorded with an idempotency key, read from `write_receipts`.
     public func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]? {
         try read { db in try WriteReceipts.answer(for: id, in: db) }
     }
 
+    /// The documents at `paths` from one snapshot: a lone read outside a transaction may come from the point-read
+    /// cache; several, or any in a transaction, read SQLite.
     public func documents(
         at paths: [ResourcePath], transaction: TransactionID?
     ) throws(HearthError) -> [StoredDocument?] {
@@ -178,12 +183,14 @@ public final class SQLiteDocumentStore: DocumentStore {
         return documents
     }
 
+    /// Plans the query over the index entries and runs it on a read connection or the transaction's snapshot.
     public func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults {
         let results = try read(in: transaction) { db in try QueryRunner.run(query, catalog: catalog, in: db) }
         if let transaction { transactions.record(transaction, query: query, results: results.documents) }
         return results
     }
 
+    /// Runs the query's plan and aggregates its matches.
     public func runAggregation(
         _ query: AggregationQuery, transaction: TransactionID?
     ) throws(HearthError) -> AggregationResults {
@@ -194,6 +201,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         return try read(in: transaction) { db in try QueryRunner.aggregate(query, catalog: catalog, in: db) }
     }
 
+    /// Starts a transaction on a read connection of its own, its snapshot pinned from the start.
     public func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID {
         do {
             return try transactions.begin(mode) {
@@ -213,26 +221,32 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
+    /// Ends a transaction without committing.
     public func rollback(_ transaction: TransactionID) throws(HearthError) {
         try transactions.rollback(transaction)
     }
 
+    /// One page of a collection's documents (see `DocumentListing`).
     public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
         try read { db in try DocumentListing.page(request, catalog: catalog, in: db) }
     }
 
+    /// The IDs of the collections directly below `parent`, after `after`, in order.
     public func collectionIDs(under parent: ResourcePath, after: String?, limit: Int) throws(HearthError) -> [String] {
         try read { db in try DocumentListing.collectionIDs(under: parent, after: after, limit: limit, in: db) }
     }
 
+    /// Queues the emulator's wipe on the writer: every document, its index entries, and a change-log row each.
     public func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void) {
         writer.submit(.deleteAll(completion))
     }
 
+    /// Change-log rows after `sequence`, oldest first.
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
         try read { db in try ChangeLog.records(after: sequence, limit: limit, in: db) }
     }
 
+    /// Commit counters and the size of the database file with its write-ahead log, for `/metrics`.
     public func statistics() -> StoreStatistics {
         var statistics = writer.counters.withLock { $0 }
         let manager = FileManager.default
@@ -270,6 +284,8 @@ public final class SQLiteDocumentStore: DocumentStore {
             })
     }
 
+    /// Rolls back open transactions, stops the checkpointer and the writer (after its queued commits), closes the
+    /// readers and releases the data directory. Idempotent.
     public func close() {
         transactions.closeAll()
         checkpointer.stop()

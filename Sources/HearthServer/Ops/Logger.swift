@@ -38,6 +38,7 @@ public struct Logger: Sendable {
             }
         }
 
+        /// Levels order by severity: debug < info < warning < error.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -140,6 +141,8 @@ public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
     /// A flag.
     case bool(Bool)
 
+    /// A string value from a literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value from a literal.
     public init(integerLiteral value: Int) { self = .int(value) }
 }
