@@ -27,7 +27,7 @@ final class DataDirectoryLock: Sendable {
         guard fd >= 0 else {
             throw .internal("Cannot open the lock file \(path): \(String(cString: strerror(errno))).")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(fd) == 0 else {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
@@ -38,6 +38,19 @@ final class DataDirectoryLock: Sendable {
             throw .internal("Cannot lock \(path): \(String(cString: strerror(code))).")
         }
         descriptor = Mutex(fd)
+    }
+
+    /// `flock` without blocking, retried for up to 100 ms while it reports the lock taken. A process that spawns a
+    /// child (a test starting a server, say) lends the child its descriptors until the child's `exec` closes them, and
+    /// a lock released in that instant stays held by the child's copy for a moment; only a holder that stays is
+    /// another server.
+    private static func lock(_ fd: Int32) -> Int32 {
+        for _ in 0..<10 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            guard errno == EWOULDBLOCK else { return -1 }
+            usleep(10_000)
+        }
+        return flock(fd, LOCK_EX | LOCK_NB)
     }
 
     /// Releases the lock; later calls do nothing.
