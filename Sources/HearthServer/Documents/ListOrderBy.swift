@@ -2,7 +2,8 @@ import HearthCore
 
 /// The `orderBy` text of `documents.list`: comma-separated field paths, each optionally followed by `asc` or
 /// `desc` (`priority desc, __name__ desc`), as the orderings of a query. Back-quoted segments may hold spaces and
-/// commas (`` `due date` desc ``).
+/// commas (`` `due date` desc ``). Rules that span the orderings (a field once, `__name__` last) are the query's, checked
+/// by `StructuredQuery.validate`.
 enum ListOrderBy {
     /// The orderings, in order; empty text orders by nothing (names, ascending).
     static func parse(_ text: String) throws(HearthError) -> [QueryOrder] {
@@ -17,10 +18,6 @@ enum ListOrderBy {
             guard let first = words.first else { throw invalid("item \(index + 1) is empty") }
             guard words.count <= 2 else {
                 throw invalid("item \(index + 1) has \"\(words[2].prefix(50))\" after its direction")
-            }
-            if let last = orders.last, last.field == .documentName {
-                throw invalid(
-                    "__name__ must be the last field, as document names are unique and nothing can order after them")
             }
             let field: FieldPath
             do {
