@@ -138,11 +138,4 @@ public final class SQLiteConnection: @unchecked Sendable {
     public func setUserVersion(_ version: Int) throws(SQLiteError) {
         try execute("PRAGMA user_version = \(version)" as String)
     }
-
-    /// Copies WAL frames into the database file; `truncate` also waits for readers and then empties the WAL file.
-    /// Returns `false` when readers or a writer prevented a complete checkpoint, which is normal under load.
-    @discardableResult
-    public func checkpoint(truncate: Bool = false) -> Bool {
-        checkpoint(truncate ? .truncate : .passive).isComplete
-    }
 }

@@ -156,7 +156,7 @@ final class CommitWriter: Sendable {
                 }
             }
             if stopping {
-                connection.checkpoint(truncate: true)
+                connection.checkpoint(.truncate)
                 connection.close()
                 finished.signal()
                 return

@@ -89,7 +89,7 @@ import Testing
             let wal = path + "-wal"
             let sizeBefore = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
             #expect(sizeBefore > 0)
-            #expect(db.checkpoint(truncate: true))
+            #expect(db.checkpoint(.truncate).isComplete)
             let sizeAfter = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? -1
             #expect(sizeAfter == 0)
         }
