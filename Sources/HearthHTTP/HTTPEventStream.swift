@@ -12,7 +12,8 @@ public final class HTTPEventStream: Sendable {
     public let status: Int
     /// Header fields to send; the server adds `Content-Type: text/event-stream` (unless given here) and
     /// `Cache-Control: no-cache`.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { headerFields.withLock { $0 } }
+    private let headerFields: Mutex<HTTPHeaders>
     /// The most bytes that may wait for the client. A send that would exceed it cuts the client off instead, so a
     /// slow consumer cannot grow the server's memory.
     public let maxBufferedBytes: Int
@@ -22,8 +23,14 @@ public final class HTTPEventStream: Sendable {
     /// A stream that will answer with `status` and `headers` once returned from a responder.
     public init(status: Int = 200, headers: HTTPHeaders = [], maxBufferedBytes: Int = 1 << 20) {
         self.status = status
-        self.headers = headers
+        headerFields = Mutex(headers)
         self.maxBufferedBytes = max(0, maxBufferedBytes)
+    }
+
+    /// Adds header fields to send, such as a responder's CORS headers. Only fields added before the stream is returned
+    /// from the responder are sent.
+    public func addHeaders(_ extra: HTTPHeaders) {
+        headerFields.withLock { $0.append(contentsOf: extra) }
     }
 
     /// Queues `bytes` for the client and wakes the connection.

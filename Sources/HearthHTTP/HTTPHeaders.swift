@@ -57,6 +57,11 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByArrayLite
         fields.append((name: name, value: value))
     }
 
+    /// Appends every field of `other`, in order, keeping existing fields with the same names.
+    public mutating func append(contentsOf other: HTTPHeaders) {
+        fields.append(contentsOf: other.fields)
+    }
+
     /// Replaces every field called `name` (any letter case) with a single field holding `value`.
     public mutating func replaceOrAdd(name: String, value: String) {
         remove(name: name)

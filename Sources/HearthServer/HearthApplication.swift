@@ -78,7 +78,9 @@ public final class HearthApplication: Sendable {
                 tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
                 authenticator: authenticator, logger: logger),
         ]
-        let responder = HearthResponder(apis: apis, metrics: metrics, logger: logger)
+        let responder = HearthResponder(
+            apis: apis, metrics: metrics, logger: logger,
+            cors: CORSPolicy(origins: configuration.corsOrigins, devMode: configuration.devMode))
         http = HTTPServer(configuration: httpConfiguration, responder: responder)
         connections.server.withLock { $0 = http }
     }

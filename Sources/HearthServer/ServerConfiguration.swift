@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The composite index definitions file (`firestore.indexes.json` format); `nil` reads
     /// `hearth.indexes.json` in the data directory when it exists.
     public var indexesFile: String?
+    /// The browser origins (`https://app.example.com`, or `*`) whose pages may call the APIs; development mode
+    /// allows any.
+    public var corsOrigins: [String] = []
     /// Accounts: admin key, mail, links, limits (see `AccountsSettings`).
     public var accounts = AccountsSettings()
     /// Live listeners: heartbeat interval, per-stream buffer (see `ListenSettings`).

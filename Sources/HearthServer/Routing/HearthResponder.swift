@@ -9,14 +9,22 @@ struct HearthResponder: HTTPResponder {
     let apis: [any API]
     let metrics: Metrics
     let logger: Logger
+    /// Which browser origins may call the APIs; applied here so every API answers CORS alike.
+    let cors: CORSPolicy
 
     func reply(to request: HTTPRequest) -> HTTPReply {
         let start = DispatchTime.now().uptimeNanoseconds
+        if let preflight = cors.preflight(request) {
+            finish(route: "cors.preflight", method: request.method, status: preflight.status, start: start)
+            return .response(preflight)
+        }
         let (route, reply) = route(request)
+        let corsHeaders = cors.responseHeaders(for: request)
         switch reply {
-        case .response(let response):
+        case .response(var response):
             finish(route: route, method: request.method, status: response.status, start: start)
-            return reply
+            if let corsHeaders { response.headers.append(contentsOf: corsHeaders) }
+            return .response(response)
         case .deferred(let work):
             // Only what the log line needs is kept until the answer, not the whole request with its body.
             let method = request.method
@@ -25,11 +33,15 @@ struct HearthResponder: HTTPResponder {
                     Self.finish(
                         route: route, method: method, status: response.status, start: start, metrics: metrics,
                         logger: logger)
+                    guard let corsHeaders else { return respond(response) }
+                    var response = response
+                    response.headers.append(contentsOf: corsHeaders)
                     respond(response)
                 }
             }
-        case .stream:
+        case .stream(let stream):
             finish(route: route, method: request.method, status: 200, start: start)
+            if let corsHeaders { stream.addHeaders(corsHeaders) }
             return reply
         }
     }

@@ -21,7 +21,7 @@ extension TreeAPI {
         if request.wantsETag || request.ifNoneMatch != nil {
             let etag = TreeETag.of(snapshot.node)
             if request.ifNoneMatch == etag {
-                return HTTPResponse(status: 304, headers: TreeResponses.withCORS([("ETag", etag)]))
+                return HTTPResponse(status: 304, headers: [("ETag", etag)])
             }
             headers.add(name: "ETag", value: etag)
         }
@@ -46,7 +46,7 @@ extension TreeAPI {
             check = { [authenticator] in (try? authenticator.authenticate(http)) != nil }
         }
         let stream = HTTPEventStream(
-            status: 200, headers: TreeResponses.withCORS([]), maxBufferedBytes: 16 << 20)
+            status: 200, headers: [], maxBufferedBytes: 16 << 20)
         hub.open(
             namespace: request.namespace, location: request.path, query: request.query, format: request.format,
             auth: auth,

@@ -33,7 +33,7 @@ struct TreeAPI: API {
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         guard request.path.hasSuffix(".json") else { return nil }
-        if request.method == "OPTIONS" { return ("tree.options", .response(TreeResponses.preflight)) }
+        if request.method == "OPTIONS" { return ("tree.options", .response(TreeResponses.options)) }
         var route = "tree.invalid"
         do {
             guard let parsed = try TreeRequest.parse(request, projectID: configuration.projectID) else { return nil }

@@ -20,7 +20,7 @@ enum TreeResponses {
     static func json(
         _ value: JSONValue, status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []
     ) -> HTTPResponse {
-        if printing.silent && status < 300 { return HTTPResponse(status: 204, headers: withCORS(headers)) }
+        if printing.silent && status < 300 { return HTTPResponse(status: 204, headers: headers) }
         var body: [UInt8] = []
         JSONWriter.write(value, into: &body, pretty: printing.pretty)
         return bytes(body, status: status, printing, headers: headers)
@@ -30,7 +30,7 @@ enum TreeResponses {
     static func bytes(
         _ json: [UInt8], status: Int = 200, _ printing: Printing = Printing(), headers: HTTPHeaders = []
     ) -> HTTPResponse {
-        var headers = withCORS(headers)
+        var headers = headers
         var body = json
         if let callback = printing.callback {
             headers.add(name: "Content-Type", value: "application/javascript; charset=utf-8")
@@ -67,23 +67,7 @@ enum TreeResponses {
         }
     }
 
-    /// Browsers may call the REST API from any origin, as they may Firebase's.
-    static func withCORS(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var headers = headers
-        headers.add(name: "Access-Control-Allow-Origin", value: "*")
-        return headers
-    }
-
-    /// The answer to a CORS preflight.
-    static let preflight = HTTPResponse(
-        status: 200,
-        headers: withCORS([
-            ("Access-Control-Allow-Methods", "GET, PUT, POST, PATCH, DELETE, OPTIONS"),
-            (
-                "Access-Control-Allow-Headers",
-                "Authorization, Content-Type, X-Firebase-ETag, If-Match, If-None-Match, X-HTTP-Method-Override"
-            ),
-            ("Access-Control-Expose-Headers", "ETag"),
-            ("Access-Control-Max-Age", "3600"),
-        ]))
+    /// The answer to a plain `OPTIONS` (no CORS preflight: the responder answers those for every API).
+    static let options = HTTPResponse(
+        status: 200, headers: [("Allow", "GET, PUT, POST, PATCH, DELETE, OPTIONS")])
 }

@@ -35,6 +35,8 @@ final class SSEClient: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// The session ID from the stream's first event.
     let session: String
+    /// The response's status line and header fields, as received.
+    let responseHead: String
 
     /// Opens `GET …/documents:listen` and waits for the `session` event.
     init(port: Int, project: String = "demo", headers: [String] = [], receiveBuffer: Int? = nil) throws {
@@ -75,6 +77,7 @@ final class SSEClient: Sendable {
             Glibc.close(descriptor)
             throw HarnessError("GET :listen answered \(head.status): \(head.text)")
         }
+        responseHead = head.text
         // The session event is read here, before the reader thread starts, so `session` is known on return.
         var text: [UInt8] = []
         let deadline = ContinuousClock.now + .seconds(20)
