@@ -141,6 +141,10 @@ let package = Package(
         .testTarget(
             name: "HearthChatTests", dependencies: ["HearthChatCore", "Hearth", "HearthTestSupport"],
             swiftSettings: swiftSettings),
+        // The server's routing layer in process, without a socket.
+        .testTarget(
+            name: "HearthServerTests", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore"],
             swiftSettings: swiftSettings),

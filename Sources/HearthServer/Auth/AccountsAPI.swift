@@ -191,14 +191,11 @@ struct AccountsAPI: API {
     func work(_ request: HTTPRequest, _ body: @escaping @Sendable () throws(AuthError) -> HTTPResponse) -> HTTPReply {
         let overloaded = AccountsJSON.error(
             AuthError("TOO_MANY_ATTEMPTS_TRY_LATER", "the server is busy", status: 503, statusName: "UNAVAILABLE"))
-        return workers.reply(overloaded: overloaded) { [logger] in
+        return workers.reply(overloaded: overloaded) {
             do throws(AuthError) {
                 return try body()
             } catch {
-                if error.status >= 500 {
-                    logger.error(
-                        "accounts request failed", ["code": .string(error.code), "reason": .string(error.detail ?? "")])
-                }
+                // The responder logs the failure once, with its detail and request ID (`FailedAnswer`).
                 return AccountsJSON.error(error)
             }
         }

@@ -7,9 +7,10 @@ import HearthHTTP
 enum AccountsJSON {
     /// The error envelope Firebase's SDKs parse:
     /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"domain":"global","reason":"invalid"}]}}`.
-    /// Server-side failures (500) carry only their code; the detail is for the log.
+    /// A server-side failure (500) carries its detail only as far as the responder, which logs it and shows the client
+    /// the code with a request ID instead (`FailedAnswer`).
     static func error(_ error: AuthError) -> HTTPResponse {
-        let message = error.status >= 500 ? error.code : error.message
+        let message = error.message
         var body: [String: JSONValue] = [
             "code": .integer(Int64(error.status)), "message": .string(message),
             "errors": [["message": .string(message), "domain": "global", "reason": .string(error.reason)]],

@@ -3,7 +3,8 @@ import HearthCore
 import HearthHTTP
 import HearthStore
 
-/// The server's one responder: routes each request to its API, and records its metrics and log line.
+/// The server's one responder: routes each request to its API, applies the CORS policy, and records each request's
+/// metrics and log line — where every error answer is caught once (`FailedAnswer`).
 struct HearthResponder: HTTPResponder {
     /// The APIs, asked in order.
     let apis: [any API]
@@ -14,15 +15,15 @@ struct HearthResponder: HTTPResponder {
 
     func reply(to request: HTTPRequest) -> HTTPReply {
         let start = DispatchTime.now().uptimeNanoseconds
-        if let preflight = cors.preflight(request) {
-            finish(route: "cors.preflight", method: request.method, status: preflight.status, start: start)
+        if var preflight = cors.preflight(request) {
+            finish(route: "cors.preflight", method: request.method, &preflight, start: start)
             return .response(preflight)
         }
         let (route, reply) = route(request)
         let corsHeaders = cors.responseHeaders(for: request)
         switch reply {
         case .response(var response):
-            finish(route: route, method: request.method, status: response.status, start: start)
+            finish(route: route, method: request.method, &response, start: start)
             if let corsHeaders { response.headers.append(contentsOf: corsHeaders) }
             return .response(response)
         case .deferred(let work):
@@ -30,40 +31,71 @@ struct HearthResponder: HTTPResponder {
             let method = request.method
             return .deferred { [metrics, logger] respond in
                 work { response in
-                    Self.finish(
-                        route: route, method: method, status: response.status, start: start, metrics: metrics,
-                        logger: logger)
-                    guard let corsHeaders else { return respond(response) }
                     var response = response
-                    response.headers.append(contentsOf: corsHeaders)
+                    Self.finish(
+                        route: route, method: method, &response, start: start, metrics: metrics, logger: logger)
+                    if let corsHeaders { response.headers.append(contentsOf: corsHeaders) }
                     respond(response)
                 }
             }
         case .stream(let stream):
-            finish(route: route, method: request.method, status: 200, start: start)
+            metrics.record(route: route, status: 200, seconds: Self.seconds(since: start))
+            if logger.level <= .debug {
+                Self.log(route: route, method: request.method, status: 200, start: start, logger)
+            }
             if let corsHeaders { stream.addHeaders(corsHeaders) }
             return reply
         }
     }
 
-    private func finish(route: String, method: String, status: Int, start: UInt64) {
-        Self.finish(route: route, method: method, status: status, start: start, metrics: metrics, logger: logger)
+    private func finish(route: String, method: String, _ response: inout HTTPResponse, start: UInt64) {
+        Self.finish(route: route, method: method, &response, start: start, metrics: metrics, logger: logger)
     }
 
-    /// Records a finished request's metrics and, at debug level or for a server error, its log line.
+    /// Records a finished request's metrics and its log line: every failed request (4xx, 5xx) at `info` or above
+    /// with its reason, a server failure with its detail and the request ID its client was shown instead; a
+    /// successful one at `debug`.
     private static func finish(
-        route: String, method: String, status: Int, start: UInt64, metrics: Metrics, logger: Logger
+        route: String, method: String, _ response: inout HTTPResponse, start: UInt64, metrics: Metrics,
+        logger: Logger
     ) {
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        metrics.record(route: route, status: status, seconds: seconds)
-        if logger.level <= .debug || status >= 500 {
-            logger.log(
-                status >= 500 ? .error : .debug, "request",
-                [
-                    "method": .string(method), "route": .string(route), "status": .int(status),
-                    "ms": .double((seconds * 1e5).rounded() / 100),
-                ])
+        metrics.record(route: route, status: response.status, seconds: seconds(since: start))
+        guard response.status >= 400 else {
+            if logger.level <= .debug {
+                log(route: route, method: method, status: response.status, start: start, logger)
+            }
+            return
         }
+        let failure = FailedAnswer.inspect(&response)
+        // A client's mistake (4xx, and 501 for what Hearth does not serve) is information; 503 says the server is
+        // short of something (disk, a slot) and 500 is a defect.
+        let level: Logger.Level =
+            switch response.status {
+            case 500: .error
+            case 502...: .warning
+            default: .info
+            }
+        var extra: [String: LogValue] = [:]
+        if let reason = failure.reason { extra["reason"] = .string(reason) }
+        if let requestID = failure.requestID { extra["requestId"] = .string(requestID) }
+        if let detail = failure.detail { extra["detail"] = .string(String(detail.prefix(1000))) }
+        log(route: route, method: method, status: response.status, start: start, logger, level: level, extra)
+    }
+
+    private static func log(
+        route: String, method: String, status: Int, start: UInt64, _ logger: Logger, level: Logger.Level = .debug,
+        _ extra: [String: LogValue] = [:]
+    ) {
+        var metadata: [String: LogValue] = [
+            "method": .string(method), "route": .string(route), "status": .int(status),
+            "ms": .double((seconds(since: start) * 1e5).rounded() / 100),
+        ]
+        metadata.merge(extra) { _, new in new }
+        logger.log(level, "request", metadata)
+    }
+
+    private static func seconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     private func route(_ request: HTTPRequest) -> (String, HTTPReply) {
