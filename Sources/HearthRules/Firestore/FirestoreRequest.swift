@@ -81,12 +81,14 @@ public struct FirestoreRequest: Sendable {
 }
 
 /// Reads documents for `get()`, `exists()`, `getAfter()` and `existsAfter()`; the server implements it over its
-/// store so the rules engine stays pure.
+/// store so the rules engine stays pure. A read that fails throws: the evaluation stops and the decision carries the
+/// error (``RulesDecision/failure``), so a storage fault never reads as a missing document (which `!exists(…)` would
+/// turn into an allow).
 public protocol RulesDocumentReader {
     /// The document's fields before the request, or `nil` if it does not exist.
-    func document(at path: ResourcePath) -> [String: Value]?
+    func document(at path: ResourcePath) throws(HearthError) -> [String: Value]?
     /// The document's fields as they would be after the request's writes, or `nil` if it would not exist.
-    func documentAfter(at path: ResourcePath) -> [String: Value]?
+    func documentAfter(at path: ResourcePath) throws(HearthError) -> [String: Value]?
 }
 
 /// A reader that finds nothing: `exists()` is false everywhere.
@@ -113,6 +115,9 @@ public struct RulesDecision: Sendable {
 
     /// Whether the request is allowed.
     public var isAllowed: Bool
+    /// The read error that stopped the evaluation, if one did; the request is then not allowed, and the caller
+    /// answers with this error rather than with a denial.
+    public var failure: HearthError?
     /// The allow statement that granted access, when one did.
     public var grantedBy: SourceLocation?
     /// Each allow statement tried, in order; empty when no match block covers the path.

@@ -120,7 +120,10 @@ public final class FirestoreRuleset: Sendable {
                 } catch {
                     outcomes.append(
                         .init(location: allow.location, result: "error at \(error.location): \(error.message)"))
-                    if error.isFatal { return RulesDecision(isAllowed: false, grantedBy: nil, outcomes: outcomes) }
+                    if error.isFatal {
+                        return RulesDecision(
+                            isAllowed: false, failure: session.readFailure, grantedBy: nil, outcomes: outcomes)
+                    }
                 }
             }
         }

@@ -15,6 +15,8 @@ final class FirestoreSession {
     var callDepth = 0
     var reads = 0
     private var readCache: [String: RulesValue] = [:]
+    /// The first error a document read threw; it ends the evaluation (``RulesDecision/failure``).
+    private(set) var readFailure: HearthError?
     /// The functions visible to the rule being evaluated (its own block's and every enclosing block's).
     var functions: [String: Function] = [:]
     /// The globals a function body sees: `request`, `resource` and the match wildcards.
@@ -290,7 +292,13 @@ final class FirestoreSession {
                 message: "limit of \(maximumReads) document reads exceeded", location: location, isFatal: true)
         }
         let path = ResourcePath(segments: Array(segments.dropFirst(3)))
-        let fields = after ? reader.documentAfter(at: path) : reader.document(at: path)
+        let fields: [String: Value]?
+        do {
+            fields = after ? try reader.documentAfter(at: path) : try reader.document(at: path)
+        } catch {
+            readFailure = readFailure ?? error
+            throw EvaluationError(message: "reading a document failed", location: location, isFatal: true)
+        }
         let resource = fields.map { Self.resource(path: segments, data: $0) } ?? .null
         readCache[key] = resource
         return resource

@@ -13,6 +13,12 @@ struct DocumentAccess: Sendable {
 
     static let denied = HearthError(.permissionDenied, "Missing or insufficient permissions.")
 
+    /// Passes when `decision` allows; throws the read error that stopped the rules, or else the denial.
+    static func require(_ decision: RulesDecision) throws(HearthError) {
+        if let failure = decision.failure { throw failure }
+        guard decision.isAllowed else { throw denied }
+    }
+
     /// The caller, or `nil` for an administrator (rules do not apply) and under allow-all rules (`--dev` without a
     /// rules file), where checking would only cost the extra document reads.
     private func caller(_ request: HTTPRequest) throws(HearthError) -> AuthContext?? {
@@ -39,7 +45,7 @@ struct DocumentAccess: Sendable {
             let request = FirestoreRequest(
                 method: .get, path: path, database: database.database, auth: auth, time: now,
                 existingData: try document?.fields(), isBatch: paths.count > 1)
-            guard rules.authorize(request, reader: reader).isAllowed else { throw Self.denied }
+            try Self.require(rules.authorize(request, reader: reader))
         }
     }
 
@@ -64,7 +70,7 @@ struct DocumentAccess: Sendable {
             let rulesRequest = FirestoreRequest(
                 method: .list, path: collection, database: database.database, auth: auth, time: .now,
                 query: info, queryConstraints: constraints, isCollectionGroup: query.allDescendants)
-            guard rules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
+            try Self.require(rules.authorize(rulesRequest, reader: reader))
         }
     }
 
@@ -80,7 +86,7 @@ struct DocumentAccess: Sendable {
             existingData: try document.fields(), query: RulesQueryInfo(limit: query.limit),
             isCollectionGroup: query.allDescendants)
         let reader = StoreDocumentReader(store: store)
-        guard engine.firestoreRules.authorize(rulesRequest, reader: reader).isAllowed else { throw Self.denied }
+        try Self.require(engine.firestoreRules.authorize(rulesRequest, reader: reader))
     }
 
     /// The check the writes of one request or commit by this caller carry into the store (``CommitJudge``); `nil`
@@ -106,60 +112,39 @@ struct DocumentAccess: Sendable {
                     newData: method == .delete ? nil : change.after?.fields ?? [:], isBatch: isBatch)
             }
             let reader = ProposalDocumentReader(proposal: proposal)
-            let allowed: Bool
             if requests.count == 1 {
-                allowed = rules.authorize(requests[0], reader: reader).isAllowed
+                try Self.require(rules.authorize(requests[0], reader: reader))
             } else {
                 let decisions = rules.authorize(batch: requests, reader: reader)
-                allowed = decisions.count == requests.count && decisions.allSatisfy(\.isAllowed)
+                for decision in decisions { try Self.require(decision) }
+                guard decisions.count == requests.count else { throw Self.denied }
             }
-            try reader.rethrow()
-            guard allowed else { throw Self.denied }
         }
     }
 }
 
 /// Serves `get()`/`exists()`/`getAfter()`/`existsAfter()` for a read request from the store (nothing is written, so
-/// before and after are the same).
+/// before and after are the same). A store error stops the rules (``RulesDocumentReader``).
 struct StoreDocumentReader: RulesDocumentReader {
     let store: any DocumentStore
 
-    func document(at path: ResourcePath) -> [String: Value]? {
-        guard let document = try? store.documents(at: [path], transaction: nil).first, let document else { return nil }
-        return try? document.fields()
+    func document(at path: ResourcePath) throws(HearthError) -> [String: Value]? {
+        guard let document = try store.documents(at: [path], transaction: nil).first, let document else { return nil }
+        return try document.fields()
     }
 
-    func documentAfter(at path: ResourcePath) -> [String: Value]? { document(at: path) }
+    func documentAfter(at path: ResourcePath) throws(HearthError) -> [String: Value]? { try document(at: path) }
 }
 
-/// Serves the rules' reads for a commit from its proposal, in the commit's transaction. A read error cannot surface
-/// through ``RulesDocumentReader``; it is kept, the document reads as missing, and the judge rethrows it once the
-/// rules are done, so an error never turns into a decision.
-final class ProposalDocumentReader: RulesDocumentReader {
-    private let proposal: CommitProposal
-    private var failure: HearthError?
+/// Serves the rules' reads for a commit from its proposal, in the commit's transaction.
+struct ProposalDocumentReader: RulesDocumentReader {
+    let proposal: CommitProposal
 
-    init(proposal: CommitProposal) { self.proposal = proposal }
-
-    func document(at path: ResourcePath) -> [String: Value]? {
-        keep { () throws(HearthError) in try proposal.document(at: path) }
+    func document(at path: ResourcePath) throws(HearthError) -> [String: Value]? {
+        try proposal.document(at: path)?.fields
     }
 
-    func documentAfter(at path: ResourcePath) -> [String: Value]? {
-        keep { () throws(HearthError) in try proposal.documentAfter(at: path) }
-    }
-
-    /// Throws the first read error, if any.
-    func rethrow() throws(HearthError) {
-        if let failure { throw failure }
-    }
-
-    private func keep(_ read: () throws(HearthError) -> DocumentSnapshot?) -> [String: Value]? {
-        do {
-            return try read()?.fields
-        } catch {
-            failure = failure ?? error
-            return nil
-        }
+    func documentAfter(at path: ResourcePath) throws(HearthError) -> [String: Value]? {
+        try proposal.documentAfter(at: path)?.fields
     }
 }

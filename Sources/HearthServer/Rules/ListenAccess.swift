@@ -33,7 +33,7 @@ struct ListenAccess: ListenAuthorizer {
                 method: .get, path: document.path, database: database.database, auth: caller.auth, time: .now,
                 existingData: try document.fields())
             let reader = StoreDocumentReader(store: access.store)
-            guard rules.authorize(request, reader: reader).isAllowed else { throw DocumentAccess.denied }
+            try DocumentAccess.require(rules.authorize(request, reader: reader))
         case .query(let query):
             try access.authorizeDelivery(auth: caller.auth, document, query: query, database: database)
         }
