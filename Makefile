@@ -1,7 +1,8 @@
 # Hearth — developer entry points (GNU make).
 #
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
-#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, CLI contract,
+#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, browser tests,
+#                 CLI contract,
 #                 then `make fuzz` (Linux)
 #   make fuzz     libFuzzer on the rules parsers and evaluator for FUZZ_SECONDS (60) — docs/rules.md
 #   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md
@@ -64,6 +65,8 @@ test: deps-test venv
 	@# and unrelated suites stall for ~20 s until their harness timeouts fire (seen once in CI); serial takes ~50 s.
 	SWIFT=$(SWIFT) scripts/swift-test.sh --no-parallel
 	HEARTH_BINARY="$$($(SWIFT) build --show-bin-path)/hearth" $(VENV)/bin/python -m pytest Tests/Compatibility
+	@# The console in real headless Chromium (its own run: each folder's conftest is imported as `conftest`).
+	HEARTH_BINARY="$$($(SWIFT) build --show-bin-path)/hearth" $(VENV)/bin/python -m pytest Tests/Browser
 	@if [ -f $(CONTRACT) ]; then \
 		echo "+ bash $(CONTRACT)"; bash $(CONTRACT); \
 	else \

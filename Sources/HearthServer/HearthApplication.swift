@@ -70,6 +70,7 @@ public final class HearthApplication: Sendable {
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
                 access: access),
             RulesAPI(engine: rules, configuration: configuration),
+            ConsoleAPI(configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),

@@ -1,0 +1,44 @@
+/// The console's style sheet: three columns that stack on a narrow window.
+enum ConsoleStyle {
+    /// The CSS served at `/console/console.css`.
+    static let source = #"""
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: #202124; background: #f8f9fa; }
+        header { display: flex; gap: 1em; align-items: center; padding: .5em 1em; background: #fff;
+          border-bottom: 1px solid #dadce0; }
+        header nav { display: flex; gap: .25em; flex: 1; }
+        button { font: inherit; padding: .3em .8em; border: 1px solid #dadce0; border-radius: 4px; background: #fff;
+          cursor: pointer; }
+        button:focus-visible, input:focus-visible, select:focus-visible, li:focus-visible { outline: 2px solid #1a73e8; }
+        button[aria-selected="true"] { background: #e8f0fe; border-color: #1a73e8; }
+        button.danger { color: #c5221f; }
+        #live.on { color: #188038; }
+        #error { margin: .5em 1em; padding: .5em 1em; background: #fce8e6; color: #c5221f; border-radius: 4px; }
+        main { padding: 1em; }
+        .path { margin-bottom: .5em; color: #5f6368; word-break: break-all; }
+        .path button { border: none; background: none; color: #1a73e8; padding: 0 .2em; }
+        .columns { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 1em; }
+        .column { background: #fff; border: 1px solid #dadce0; border-radius: 6px; min-height: 20em; overflow: hidden; }
+        .column h2 { margin: 0; padding: .5em .8em; font-size: 1em; border-bottom: 1px solid #dadce0;
+          display: flex; justify-content: space-between; align-items: center; gap: .5em; word-break: break-all; }
+        ul.list { list-style: none; margin: 0; padding: 0; max-height: 60vh; overflow: auto; }
+        ul.list li { padding: .35em .8em; cursor: pointer; border-bottom: 1px solid #f1f3f4; word-break: break-all; }
+        ul.list li[aria-selected="true"] { background: #e8f0fe; }
+        .changed { animation: flash 1.5s; }
+        @keyframes flash { from { background: #fef7cd; } to { background: transparent; } }
+        table.fields { width: 100%; border-collapse: collapse; }
+        table.fields td { padding: .3em .8em; border-bottom: 1px solid #f1f3f4; vertical-align: top; word-break: break-all; }
+        td.type { color: #5f6368; font-size: .85em; white-space: nowrap; }
+        form.inline { display: flex; flex-wrap: wrap; gap: .4em; padding: .5em .8em; border-top: 1px solid #f1f3f4; }
+        form.inline input, form.inline select { font: inherit; padding: .25em .4em; min-width: 0; flex: 1 1 6em; }
+        .empty { color: #80868b; padding: .5em .8em; }
+        .tree ul { list-style: none; margin: 0; padding-left: 1.2em; }
+        .tree > ul { padding-left: 0; }
+        .tree li { padding: .1em 0; }
+        .tree .key { font-weight: 600; }
+        .tree .value { color: #188038; cursor: text; }
+        .tree .toggle { border: none; background: none; padding: 0 .3em; }
+        .tree .actions button { padding: 0 .4em; margin-left: .3em; font-size: .85em; }
+        @media (max-width: 800px) { .columns { grid-template-columns: 1fr; } }
+        """#
+}
