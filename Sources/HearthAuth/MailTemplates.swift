@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 /// The text of verification and reset mail, with Firebase's placeholders `%APP_NAME%`, `%EMAIL%`, `%NEW_EMAIL%`,
 /// `%DISPLAY_NAME%` and `%LINK%`.
@@ -94,7 +95,7 @@ struct MailTemplates: Sendable {
         func fill(_ text: String, escape: Bool) -> String {
             var result = text
             for (name, value) in values {
-                result = result.replacingOccurrences(of: "%\(name)%", with: escape ? Self.escapeHTML(value) : value)
+                result = result.replacingOccurrences(of: "%\(name)%", with: escape ? value.htmlEscaped : value)
             }
             return result
         }
@@ -104,11 +105,5 @@ struct MailTemplates: Sendable {
         return Template(
             subject: subject, text: fill(template.text, escape: false),
             html: template.html.map { fill($0, escape: true) })
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
     }
 }

@@ -66,7 +66,7 @@ enum ConsolePage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="hearth-project" content="\(escape(projectID))">
+        <meta name="hearth-project" content="\(projectID.htmlEscaped)">
         <title>Hearth console</title>
         <link rel="stylesheet" href="/console/console.css">
         <script src="/console/console.js" defer></script>
@@ -88,21 +88,5 @@ enum ConsolePage {
         </body>
         </html>
         """
-    }
-
-    /// `text` safe inside an HTML attribute value.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
