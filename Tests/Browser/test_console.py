@@ -102,6 +102,30 @@ def test_a_write_made_with_the_rest_api_appears_in_an_open_console(browser, dev_
     wait(browser).until(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#documents li[data-id='fresh']")))
 
 
+def test_a_query_answers_with_its_results_and_explain_metrics(browser, dev_server):
+    for doc_id, importance in (("a", 1), ("b", 5), ("c", 3)):
+        requests.post(f"{dev_server.url}{DOCS}/todos", params={"documentId": doc_id},
+                      json={"fields": {"importance": {"integerValue": str(importance)}}}, timeout=10)
+    open_console(browser, dev_server)
+    collection_item(browser, "todos").click()
+    form = wait(browser).until(EC.presence_of_element_located((By.ID, "query")))
+    form.find_element(By.NAME, "where").send_keys("importance")
+    form.find_element(By.NAME, "op").send_keys(">=")
+    form.find_element(By.NAME, "type").send_keys("integer")
+    form.find_element(By.NAME, "value").send_keys("3")
+    form.find_element(By.NAME, "orderBy").send_keys("importance")
+    form.find_element(By.NAME, "direction").send_keys("descending")
+    form.find_element(By.TAG_NAME, "button").click()
+    results = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#query-results li")))
+    items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#query-results li")]
+    assert items == ["b", "c"]
+    summary = browser.find_element(By.CSS_SELECTOR, "#query-results p").text
+    assert summary.startswith("2 result(s)") and "index" in summary, summary
+    screenshot(browser, "query")
+    results.click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#document h2"), "b"))
+
+
 def test_document_content_is_shown_as_text_and_runs_nothing(browser, dev_server):
     hostile = {
         "img": {"stringValue": "<img src=x onerror=\"window.__xss=1\">"},

@@ -263,7 +263,7 @@ enum ConsoleScript {
             await renderDocument();
           }) }, id, el('button', { type: 'submit' }, 'Add document'));
           fill(column, el('h2', {}, docs.collection), ids.length ? list : el('p', { class: 'empty' },
-            'No documents.'), more, add);
+            'No documents.'), more, add, queryForm());
         }
 
         async function openDocument(id) {
@@ -319,6 +319,48 @@ enum ConsoleScript {
           docs.selected = null;
           renderDocumentList();
           await renderDocument();
+        }
+
+        // A query on the open collection: one filter, an order and a limit, answered with Firestore's explain metrics.
+        const OPERATORS = [['==', 'EQUAL'], ['!=', 'NOT_EQUAL'], ['<', 'LESS_THAN'], ['<=', 'LESS_THAN_OR_EQUAL'],
+          ['>', 'GREATER_THAN'], ['>=', 'GREATER_THAN_OR_EQUAL'], ['array-contains', 'ARRAY_CONTAINS'],
+          ['in', 'IN'], ['not-in', 'NOT_IN'], ['array-contains-any', 'ARRAY_CONTAINS_ANY']];
+        function queryForm() {
+          const field = el('input', { name: 'where', placeholder: 'filter field' });
+          const op = el('select', { name: 'op' }, ...OPERATORS.map(([label, name]) => el('option', { value: name }, label)));
+          const type = el('select', { name: 'type' }, ...TYPES.map((t) => el('option', { value: t }, t)));
+          const value = el('input', { name: 'value', placeholder: 'value (lists: JSON array)' });
+          const order = el('input', { name: 'orderBy', placeholder: 'order by field' });
+          const direction = el('select', { name: 'direction' }, el('option', { value: 'ASCENDING' }, 'ascending'),
+            el('option', { value: 'DESCENDING' }, 'descending'));
+          const limit = el('input', { name: 'limit', placeholder: 'limit', type: 'number', min: '1' });
+          const results = el('div', { id: 'query-results' });
+          const form = el('form', { class: 'inline', id: 'query', onsubmit: guarded(async () => {
+            const query = { from: [{ collectionId: docs.collection }] };
+            if (field.value) {
+              const list = ['IN', 'NOT_IN', 'ARRAY_CONTAINS_ANY'].includes(op.value);
+              query.where = { fieldFilter: { field: { fieldPath: field.value }, op: op.value,
+                value: list ? fromInput('array', value.value) : fromInput(type.value, value.value) } };
+            }
+            if (order.value) query.orderBy = [{ field: { fieldPath: order.value }, direction: direction.value }];
+            if (limit.value) query.limit = Number(limit.value);
+            const parent = docs.parent ? documentURL(docs.parent) : BASE;
+            const answer = await api('POST', `${parent}:runQuery`,
+              { structuredQuery: query, explainOptions: { analyze: true } });
+            const found = answer.filter((item) => item.document).map((item) => item.document);
+            const metrics = (answer.find((item) => item.explainMetrics) || {}).explainMetrics;
+            const plan = metrics && metrics.planSummary && metrics.planSummary.indexesUsed || [];
+            const stats = (metrics && metrics.executionStats) || {};
+            fill(results,
+              el('p', { class: 'empty' }, `${found.length} result(s); ${stats.readOperations || 0} read(s); `
+                + plan.map((p) => p.plan || JSON.stringify(p)).join('; ')),
+              el('ul', { class: 'list' }, ...found.map((doc) =>
+                selectable(lastSegment(doc.name), false, async () => {
+                  docs.documents.set(lastSegment(doc.name), doc);
+                  await openDocument(lastSegment(doc.name));
+                }))));
+          }) }, field, op, type, value, order, direction, limit, el('button', { type: 'submit' }, 'Run query'));
+          return el('div', {}, form, results);
         }
 
         // One listen stream; the open collection is its one query target (its first 100 documents by name).
