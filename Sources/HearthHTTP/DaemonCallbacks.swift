@@ -16,6 +16,8 @@ func accessHandler(
 
     guard let statePointer = requestState.pointee else {
         requestState.pointee = Unmanaged.passRetained(core.beginRequest(connection)).toOpaque()
+        // Answered before any body byte is read; the response closes the connection, so the body is never parsed.
+        if let rejection = FramingCheck.rejection(connection) { return core.queue(rejection, on: connection) }
         return .YES
     }
     let context = Unmanaged<RequestContext>.fromOpaque(statePointer).takeUnretainedValue()
