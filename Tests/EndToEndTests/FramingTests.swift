@@ -37,4 +37,17 @@ struct FramingTests {
         #expect(reply.body.hasPrefix("{\"error\":{\"code\":\(status)"), "\(name): \(reply.text)")
         #expect(reply.closedByServer, "\(name): the server must close the connection")
     }
+
+    /// A chunk size of 2^64-1 followed by silence: closed once the body has been silent for 30 s, not after the
+    /// 300 s idle timeout.
+    @Test func stalledHugeChunkIsClosed() throws {
+        let server = try SharedHearth.server
+        let socket = try RawSocket(port: server.port, timeout: 90)
+        let start = ContinuousClock.now
+        try socket.send(
+            "POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\nabc")
+        let reply = socket.readAll()
+        #expect(reply.closedByServer, "\(reply.text)")
+        #expect(ContinuousClock.now - start < .seconds(60), "closed only after \(ContinuousClock.now - start)")
+    }
 }
