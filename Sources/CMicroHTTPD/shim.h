@@ -28,4 +28,15 @@ static inline const struct sockaddr *hearth_mhd_client_address(struct MHD_Connec
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// The socket of a connection, or -1.
+static inline int hearth_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// MHD_set_connection_option is variadic; this sets the connection's inactivity timeout in seconds.
+static inline void hearth_mhd_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    (void) MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
 #endif

@@ -10,7 +10,7 @@ enum ConfigurationResolver {
         ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
         ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"), ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
         ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"), ("--indexes", "HEARTH_INDEXES", "indexes"),
-    ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys
+    ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -68,6 +68,7 @@ enum ConfigurationResolver {
         try AccountsOptions.apply(value, switches: flags.switches, environment: environment, to: &configuration)
         try ListenOptions.apply(value, to: &configuration)
         try CORSOptions.apply(value, to: &configuration)
+        try ConnectionOptions.apply(value, to: &configuration)
         return configuration
     }
 

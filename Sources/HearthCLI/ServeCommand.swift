@@ -29,7 +29,7 @@ enum ServeCommand {
                                   (firestore.indexes.json format)
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
-        """ + ListenOptions.help + CORSOptions.help + AccountsOptions.help + """
+        """ + ListenOptions.help + CORSOptions.help + ConnectionOptions.help + AccountsOptions.help + """
           --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
                                   databaseRules, logLevel, threads      HEARTH_CONFIG
           -h, --help              show this help
@@ -44,7 +44,7 @@ enum ServeCommand {
                     "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--indexes", "--log-level",
                     "--threads", "--config",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
-                    .union(CORSOptions.valueFlags),
+                    .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags),
                 switchFlags: Set(["--dev", "--help", "-h"]).union(AccountsOptions.switchFlags))
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)

@@ -15,7 +15,10 @@ func accessHandler(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
     guard let statePointer = requestState.pointee else {
+        core.headerDeadlines.disarm(connection)
         requestState.pointee = Unmanaged.passRetained(core.beginRequest(connection)).toOpaque()
+        // Answered before any body byte is read; the response closes the connection, so the body is never parsed.
+        if let rejection = FramingCheck.rejection(connection) { return core.queue(rejection, on: connection) }
         return .YES
     }
     let context = Unmanaged<RequestContext>.fromOpaque(statePointer).takeUnretainedValue()
@@ -60,16 +63,37 @@ func requestCompleted(
     }
 }
 
-/// Counts open connections for `HTTPServer.openConnections`.
+/// libmicrohttpd's URI-log callback, whose signature its header gives only in prose.
+typealias URILogCallback =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
+    ) -> UnsafeMutableRawPointer?
+
+/// A request line has arrived: its head now has `headerTimeout` to follow. Returns no request state, so the access
+/// handler's first call still sees none.
+func requestLineReceived(
+    cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let cls, let connection else { return nil }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    core.headerDeadlines.arm(connection, socket: hearth_mhd_connection_fd(connection))
+    return nil
+}
+
+/// Counts open connections for `HTTPServer.openConnections` and watches each new one until its first head is in.
 func connectionNotified(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
     socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_ConnectionNotificationCode
 ) {
-    guard let cls else { return }
+    guard let cls, let connection else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     switch code {
-    case .CONNECTION_NOTIFY_STARTED: core.openConnections.add(1, ordering: .relaxed)
-    case .CONNECTION_NOTIFY_CLOSED: core.openConnections.subtract(1, ordering: .relaxed)
+    case .CONNECTION_NOTIFY_STARTED:
+        core.openConnections.add(1, ordering: .relaxed)
+        core.headerDeadlines.arm(connection, socket: hearth_mhd_connection_fd(connection))
+    case .CONNECTION_NOTIFY_CLOSED:
+        core.headerDeadlines.disarm(connection)
+        core.openConnections.subtract(1, ordering: .relaxed)
     default: break
     }
 }

@@ -22,6 +22,15 @@ public final class HTTPServer: Sendable {
         public var connectionTimeout: Int = 300
         /// The most connections open at once; further clients wait in the listen backlog.
         public var connectionLimit: Int = 16384
+        /// The most connections open at once from one client address; further ones from it are closed at once, so
+        /// one client cannot take every slot. 0 means no per-address limit.
+        public var perAddressConnectionLimit: Int = 256
+        /// Seconds a request's head (request line and header fields) may take to arrive, counted from the accept
+        /// (or, on a kept-alive connection, from the request line), however steadily its bytes trickle in.
+        public var headerTimeout: Int = 30
+        /// Seconds a request body may go without a byte before the connection is closed; the idle timeout
+        /// (`connectionTimeout`) applies again once the response is under way.
+        public var bodyTimeout: Int = 30
         /// Receives libmicrohttpd's own diagnostics (malformed requests, resource exhaustion), one line each. `nil`
         /// drops them; start-up failures are reported through `HTTPServerError` either way.
         public var diagnosticsHandler: (@Sendable (String) -> Void)? = nil

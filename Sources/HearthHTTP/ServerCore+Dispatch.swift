@@ -4,6 +4,11 @@ extension ServerCore {
     /// The first access-handler call of a request: the headers are in, the body is not.
     func beginRequest(_ connection: OpaquePointer) -> RequestContext {
         inFlight.add(1, ordering: .relaxed)
+        // While the body arrives, silence for `bodyTimeout` ends the connection (a chunk size of 2^64-1 followed by
+        // nothing waited the full idle timeout); `queue` puts the idle timeout back.
+        if configuration.bodyTimeout < configuration.connectionTimeout || configuration.connectionTimeout == 0 {
+            hearth_mhd_set_timeout(connection, UInt32(configuration.bodyTimeout))
+        }
         let limit = configuration.maxBodyBytes
         let declared =
             MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
@@ -58,12 +63,21 @@ extension ServerCore {
         }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
+        restoreIdleTimeout(connection)
         addHeaders(response.headers, to: created)
         let status = (100...999).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), created)
     }
 
+    /// Back from `bodyTimeout` to the idle timeout once the request is in.
+    private func restoreIdleTimeout(_ connection: OpaquePointer) {
+        if configuration.bodyTimeout < configuration.connectionTimeout || configuration.connectionTimeout == 0 {
+            hearth_mhd_set_timeout(connection, UInt32(configuration.connectionTimeout))
+        }
+    }
+
     private func attach(_ stream: HTTPEventStream, to connection: OpaquePointer) -> MHD_Result {
+        restoreIdleTimeout(connection)
         guard stream.attach(to: ConnectionHandle(pointer: connection)) else {
             return queue(
                 HTTPResponse(status: 500, body: Array("event stream already in use\n".utf8)), on: connection)

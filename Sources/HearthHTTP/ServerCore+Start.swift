@@ -10,6 +10,7 @@ extension ServerCore {
             }
             let daemon = try launchDaemon()
             state = .running(daemon)
+            headerDeadlines.start()
             boundPort.store(Int(hearth_mhd_bound_port(daemon.pointer)), ordering: .relaxed)
         }
     }
@@ -18,12 +19,14 @@ extension ServerCore {
         let config = configuration
         var address = try socketAddress(host: config.host, port: config.port)
         try validate(config)
+        if let warning = DescriptorLimit.raise(toFit: config.connectionLimit) { config.diagnosticsHandler?(warning) }
 
         let retained = Unmanaged.passRetained(self)
         let cls = retained.toOpaque()
         let completed: MHD_RequestCompletedCallback = requestCompleted
         let notify: MHD_NotifyConnectionCallback = connectionNotified
         let logger: MHD_LogCallback = daemonLogged
+        let uriLogged: URILogCallback = requestLineReceived
 
         startupLog.withLock { $0 = [] }
         let daemon = withUnsafeMutablePointer(to: &address) { addressPointer -> OpaquePointer? in
@@ -36,6 +39,8 @@ extension ServerCore {
                 item(.CONNECTION_MEMORY_LIMIT, value: config.connectionMemoryLimit),
                 item(.CONNECTION_TIMEOUT, value: config.connectionTimeout),
                 item(.CONNECTION_LIMIT, value: config.connectionLimit),
+                item(.PER_IP_CONNECTION_LIMIT, value: config.perAddressConnectionLimit),
+                item(.URI_LOG_CALLBACK, value: unsafeBitCast(uriLogged, to: Int.self), pointer: cls),
             ]
             if config.threads > 1 {
                 options.append(item(.THREAD_POOL_SIZE, value: config.threads))
@@ -69,6 +74,12 @@ extension ServerCore {
             "connectionTimeout must be between 0 and \(UInt32.max) seconds")
         try check(
             (1...Int(UInt32.max)).contains(config.connectionLimit), "connectionLimit must be at least 1")
+        try check(
+            (0...Int(UInt32.max)).contains(config.perAddressConnectionLimit),
+            "perAddressConnectionLimit must not be negative")
+        try check(config.headerTimeout >= 1, "headerTimeout must be at least 1 second")
+        try check(
+            (1...Int(UInt32.max)).contains(config.bodyTimeout), "bodyTimeout must be at least 1 second")
     }
 
     private func socketAddress(host: String, port: Int) throws -> sockaddr_in {

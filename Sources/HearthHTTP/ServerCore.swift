@@ -22,6 +22,8 @@ final class ServerCore: Sendable {
     let registry = Mutex(Registry())
     /// libmicrohttpd's messages captured while `start()` runs, to explain a failure.
     let startupLog = Mutex<[String]?>(nil)
+    /// Connections still reading a request head, closed when they take too long.
+    let headerDeadlines: HeaderDeadlines
 
     enum Lifecycle {
         case idle
@@ -43,6 +45,9 @@ final class ServerCore: Sendable {
     init(configuration: HTTPServer.Configuration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        headerDeadlines = HeaderDeadlines(seconds: configuration.headerTimeout) { line in
+            configuration.diagnosticsHandler?(line)
+        }
     }
 
     // MARK: - Deferred replies and streams
@@ -107,6 +112,7 @@ final class ServerCore: Sendable {
         for reply in pending { reply.fulfill(ServerCore.unavailableResponse) }
 
         MHD_stop_daemon(daemon.pointer)
+        headerDeadlines.stop()
         if listenSocket >= 0 { close(listenSocket) }
         daemon.retainedCore.release()
         boundPort.store(0, ordering: .relaxed)

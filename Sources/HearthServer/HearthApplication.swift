@@ -38,6 +38,10 @@ public final class HearthApplication: Sendable {
         httpConfiguration.port = configuration.port
         httpConfiguration.threads = configuration.threads
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        httpConfiguration.connectionLimit = configuration.maxConnections
+        httpConfiguration.perAddressConnectionLimit = configuration.maxConnectionsPerAddress
+        // libmicrohttpd's own notes (a refused connection, a closed slow request head) are worth an operator's eye.
+        httpConfiguration.diagnosticsHandler = { line in logger.warning("http", ["detail": .string(line)]) }
         let metrics = Metrics()
         let connections = OpenConnections()
         let accounts: AccountService

@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level = .info
     /// HTTP worker threads.
     public var threads: Int = 2
+    /// The most client connections open at once (`--max-connections`).
+    public var maxConnections: Int = 16384
+    /// The most client connections open at once from one address (`--max-connections-per-address`); 0: no limit.
+    public var maxConnectionsPerAddress: Int = 256
     /// The largest request body accepted, in bytes (Firestore's 10 MiB).
     public var maxBodyBytes: Int = 10 * 1024 * 1024
     /// The composite index definitions file (`firestore.indexes.json` format); `nil` reads
