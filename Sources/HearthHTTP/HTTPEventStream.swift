@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Foundation
 import Synchronization
 
 /// A long-lived streaming response body, used for Server-Sent Events.
@@ -40,6 +41,7 @@ public final class HTTPEventStream: Sendable {
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
         var handlers: [@Sendable () -> Void] = []
+        var report: (@Sendable (String) -> Void)?
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             if state.pendingCount + bytes.count > maxBufferedBytes {
@@ -47,6 +49,11 @@ public final class HTTPEventStream: Sendable {
                 state.aborted = true
                 state.dropPending()
                 state.wakeConnection()
+                // A client that stopped reading never lets the end of the response through, so the connection would
+                // sit until the idle timeout holding its socket buffers: reset it now. The client sees the stream end
+                // (a reset) and reconnects; libmicrohttpd sees the failed write and closes the connection.
+                state.resetConnection()
+                report = state.cutOffReport
                 // A cut-off client may never drain its socket, so waiting for MHD to finish could take until the
                 // connection timeout: tell the owner now.
                 handlers = state.takeCloseHandlers()
@@ -57,6 +64,7 @@ public final class HTTPEventStream: Sendable {
             state.wakeConnection()
             return true
         }
+        report?("cut off a slow event-stream client: more than \(maxBufferedBytes) bytes were waiting for it")
         for handler in handlers { handler() }
         return accepted
     }
@@ -103,10 +111,13 @@ public final class HTTPEventStream: Sendable {
     }
 
     /// Binds the stream to the connection that will carry it; `false` if it already carries another response.
-    func attach(to connection: ConnectionHandle) -> Bool {
-        state.withLock { state in
+    func attach(to connection: ConnectionHandle, reportCutOff: (@Sendable (String) -> Void)? = nil) -> Bool {
+        let socket = hearth_mhd_connection_fd(connection.pointer)
+        return state.withLock { state in
             guard case .unattached = state.phase else { return false }
             state.phase = .attached(connection)
+            state.socket = socket
+            state.cutOffReport = reportCutOff
             return true
         }
     }
@@ -173,6 +184,10 @@ struct EventStreamState: ~Copyable {
     var aborted = false
     var closeHandlers: [@Sendable () -> Void] = []
     var closeHandlersRan = false
+    /// The connection's socket while attached, for a cut-off to reset; -1 when unknown.
+    var socket: Int32 = -1
+    /// Where a cut-off is reported (the server's diagnostics).
+    var cutOffReport: (@Sendable (String) -> Void)?
 
     var pendingCount: Int { pending.count - readOffset }
 
@@ -198,6 +213,16 @@ struct EventStreamState: ~Copyable {
         guard suspended, case .attached(let connection) = phase else { return }
         suspended = false
         MHD_resume_connection(connection.pointer)
+    }
+
+    /// Aborts the connection with a reset: a zero linger turns libmicrohttpd's later close into an RST instead of
+    /// a FIN stuck behind unread data, and the shutdown makes its pending write fail now. The lock is held and the
+    /// phase is still `.attached`, so libmicrohttpd has not closed (or reused) the socket yet.
+    mutating func resetConnection() {
+        guard socket >= 0, case .attached = phase else { return }
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        shutdown(socket, Int32(SHUT_RDWR))
     }
 
     mutating func takeCloseHandlers() -> [@Sendable () -> Void] {

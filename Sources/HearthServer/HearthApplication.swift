@@ -41,7 +41,8 @@ public final class HearthApplication: Sendable {
         httpConfiguration.connectionLimit = configuration.maxConnections
         httpConfiguration.perAddressConnectionLimit = configuration.maxConnectionsPerAddress
         // libmicrohttpd's own notes (a refused connection, a closed slow request head) are worth an operator's eye.
-        httpConfiguration.diagnosticsHandler = { line in logger.warning("http", ["detail": .string(line)]) }
+        let diagnostics = DiagnosticsLog(logger: logger)
+        httpConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
         let metrics = Metrics()
         let connections = OpenConnections()
         let accounts: AccountService

@@ -22,12 +22,16 @@ final class RawSocket {
     let fd: Int32
 
     /// Connects to 127.0.0.1:`port`, from `source` when given (another loopback address such as 127.0.0.2).
-    init(port: Int, source: String? = nil, timeout: Int = 10) throws {
+    /// `receiveBuffer` shrinks the socket's receive buffer, for a client that stops reading.
+    init(port: Int, source: String? = nil, timeout: Int = 10, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
