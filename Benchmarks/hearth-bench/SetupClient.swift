@@ -16,6 +16,7 @@ struct SetupClient: Sendable {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
+        configuration.urlCache = nil  // as the SDK's transports: no cache, so a cancel cannot trap (see there)
         session = URLSession(configuration: configuration)
     }
 

@@ -48,6 +48,12 @@ final class AccountDatabase: Sendable {
         } catch let error as SQLiteError where error.isBusy {
             throw AuthError(
                 "TOO_MANY_ATTEMPTS_TRY_LATER", "the database is busy", status: 503, statusName: "UNAVAILABLE")
+        } catch let error as SQLiteError where error.code == 13 || error.code == 10 {
+            // SQLITE_FULL, SQLITE_IOERR: the disk, not the request — 503 as documents and the tree answer, and the
+            // transaction was rolled back whole.
+            throw AuthError(
+                "UNAVAILABLE", "the database could not write (\(error)); nothing was changed", status: 503,
+                statusName: "UNAVAILABLE", reason: "backendError")
         } catch {
             throw .internal("accounts database write failed: \(error)")
         }

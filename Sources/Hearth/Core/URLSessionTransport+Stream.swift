@@ -18,6 +18,7 @@ extension URLSessionTransport {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let delegate = StreamingDelegate(continuation: continuation)
         let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil  // see URLSessionTransport.init: no cache, no cancel-after-completion trap
         configuration.timeoutIntervalForRequest = 24 * 3600
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)

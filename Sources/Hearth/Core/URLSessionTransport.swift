@@ -14,6 +14,11 @@ public final class URLSessionTransport: Transport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No URL cache at all: with one, swift-corelibs-foundation looks the cache up on a background queue before
+        // the task's protocol exists, and a cancel landing in that window reports its failure after the task left
+        // the session's registry, which traps ("Trying to access a behaviour for a task that in not in the
+        // registry"; seen in a full test run). The SDK's responses are never cacheable anyway.
+        configuration.urlCache = nil
         session = URLSession(configuration: configuration)
     }
 
