@@ -2,8 +2,9 @@ import Foundation
 import HearthCore
 import Synchronization
 
-/// Stops a snapshot listener — Hearth's `ListenerRegistration`.
-public protocol ListenerRegistration: Sendable {
+/// Stops a snapshot listener — Hearth's `ListenerRegistration`. As in Firebase, the listener lives until
+/// ``remove()``, whether or not the registration is kept: an app that never stops a listener may drop it.
+public protocol ListenerRegistration: AnyObject, Sendable {
     /// Removes the listener; no callback follows.
     func remove()
 }
@@ -60,15 +61,16 @@ extension Firestore {
     /// Adds a target whose events go to `deliver` on the callback queue (``settings``), one after another in the
     /// order the connection raised them, or — `onCallbackQueue: false`, for the `AsyncSequence` forms, which hop to
     /// their consumer anyway — on the connection's executor. A removed registration gets no further call, also of
-    /// events already queued.
+    /// events already queued. The target holds the registration (strongly, as Firebase keeps a listener until
+    /// `remove()`); `remove()` drops the target and with it that reference.
     func listen(
         _ kind: ListenKind, includeMetadataChanges: Bool, onCallbackQueue: Bool = true,
         deliver: @escaping @Sendable (ListenEvent) -> Void
     ) -> TargetRegistration {
         let registration = TargetRegistration(connection: listenConnection)
         let callbacks = onCallbackQueue ? self.callbacks : nil
-        let guarded: @Sendable (ListenEvent) -> Void = { [weak registration] event in
-            guard let registration, !registration.isRemoved else { return }
+        let guarded: @Sendable (ListenEvent) -> Void = { event in
+            guard !registration.isRemoved else { return }
             guard let callbacks else { return deliver(event) }
             callbacks.async {
                 guard !registration.isRemoved else { return }
@@ -92,7 +94,8 @@ extension DocumentReference {
     /// A local write to the document calls it at once (`metadata.hasPendingWrites == true`); the server's
     /// acknowledgement calls it again only when the data differs or with `includeMetadataChanges`. While the server
     /// is unreachable, snapshots come from the local cache (`metadata.isFromCache == true`). Callbacks arrive on
-    /// ``Firestore/settings``' `dispatchQueue` (the main queue by default), never inside the call that caused them. A missing document is a snapshot with `exists == false`.
+    /// ``Firestore/settings``' `dispatchQueue` (the main queue by default), never inside the call that caused them.
+    /// The listener stays until the registration's `remove()`, whether or not the registration is kept. A missing document is a snapshot with `exists == false`.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
@@ -142,6 +145,7 @@ extension Query {
     /// server is unreachable, results come from the local cache with the queued writes applied
     /// (`metadata.isFromCache == true`). Callbacks arrive on
     /// ``Firestore/settings``' `dispatchQueue` (the main queue by default), never inside the call that caused them.
+    /// The listener stays until the registration's `remove()`, whether or not the registration is kept.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
