@@ -28,7 +28,7 @@ struct CallbackQueueTests {
         @Sendable func record(_ name: String) {
             calls.add(Call(name: name, onQueue: callbacks.isCurrent, afterCall: returned.withLock { $0 }))
         }
-        let handle = list.observe(.childRemoved) { child in record("removed \(child.key ?? "")") }
+        let handle = list.observe(.childRemoved) { child in record("removed \(child.key)") }
         defer { list.removeObserver(withHandle: handle) }
         // The observer's first events (none for childRemoved) are queued; let them pass before the write.
         callbacks.drain()

@@ -64,8 +64,8 @@ struct DatabaseObserverSharingTests {
         let ordered = scores.queryOrdered(byChild: "score")
         let moved = Events<String>()
         let changed = Events<String>()
-        let movedHandle = ordered.observe(.childMoved) { moved.add($0.key ?? "") }
-        let changedHandle = ordered.observe(.childChanged) { changed.add($0.key ?? "") }
+        let movedHandle = ordered.observe(.childMoved) { moved.add($0.key) }
+        let changedHandle = ordered.observe(.childChanged) { changed.add($0.key) }
         defer {
             ordered.removeObserver(withHandle: movedHandle)
             ordered.removeObserver(withHandle: changedHandle)

@@ -338,11 +338,11 @@ extension DatabaseQuery {
             let after = new.objectValue ?? [:]
             if observer.type == .childRemoved {
                 let gone = DataSnapshot(reference: reference, json: old ?? .null, order: order).children
-                for child in gone where after[child.key ?? ""] == nil { block(child) }
+                for child in gone where after[child.key] == nil { block(child) }
                 return
             }
             for child in snapshot.children {
-                let key = child.key ?? ""
+                let key = child.key
                 if observer.type == .childAdded && before[key] == nil { block(child) }
                 if observer.type == .childChanged, let previous = before[key], previous != after[key] { block(child) }
             }
@@ -354,14 +354,15 @@ extension DatabaseQuery {
             let after = new.objectValue ?? [:]
             let kept = Set(before.keys).intersection(after.keys)
             func previousSiblings(_ json: JSONValue) -> [String: String] {
-                let keys = DataSnapshot(reference: reference, json: json, order: order).children.compactMap(\.key)
+                let keys = DataSnapshot(reference: reference, json: json, order: order).children.map(\.key)
                     .filter(kept.contains)
                 return Dictionary(uniqueKeysWithValues: zip(keys.dropFirst(), keys))
             }
             let was = previousSiblings(old)
             let now = previousSiblings(new)
             for child in snapshot.children {
-                guard let key = child.key, kept.contains(key), before[key] != after[key], was[key] != now[key]
+                let key = child.key
+                guard kept.contains(key), before[key] != after[key], was[key] != now[key]
                 else { continue }
                 block(child)
             }

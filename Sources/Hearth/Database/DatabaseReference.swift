@@ -292,8 +292,9 @@ public final class DataSnapshot: Sendable {
         self.order = order
     }
 
-    /// The location's key, `nil` at the root.
-    public var key: String? { ref.key }
+    /// The location's key — a `String`, as Firebase declares it, so `child("\(snapshot.key)")` names the same
+    /// child; the empty string at the root.
+    public var key: String { ref.key ?? "" }
     /// The value as Firebase returns it: `String`, `Int`, `Double`, `Bool`, `[String: Any]`, or `nil` when absent.
     public var value: Any? { TreeJSON.any(json) }
     /// Whether a value exists.
