@@ -18,3 +18,28 @@ struct DataSnapshotShapeTests {
         #expect(after.childSnapshot(forPath: "\(post.key)/title").value as? String == "edited")
     }
 }
+
+/// The tutorials' synchronous calls: `setValue(_:)`, `updateChildValues(_:)` and `removeValue()` in a method that is
+/// not `async`, fire-and-forget as in Firebase.
+@Suite("Fire-and-forget tree writes", .sharedServer, .timeLimit(.minutes(1)))
+struct FireAndForgetTreeWriteTests {
+    /// A method without `async`, as the tutorial's view controller has.
+    func edit(_ list: DatabaseReference) {
+        list.child("a").setValue(["title": "one"])
+        list.child("b").setValue("two", andPriority: 1)
+        list.child("a").updateChildValues(["title": "edited"])
+        list.child("c").setValue(3)
+        list.child("c").removeValue()
+    }
+
+    @Test func synchronousWritesAreQueuedInOrderAndReachTheServer() async throws {
+        let list = Database.database(app: try SharedServer.server.app()).reference().child(unique("sync"))
+        edit(list)
+        // Writes are sent in order: once a later one is acknowledged, the earlier ones are applied too.
+        try await list.child("done").setValue(true)
+        let stored = try await list.getData()
+        #expect(stored.childSnapshot(forPath: "a/title").value as? String == "edited")
+        #expect(stored.childSnapshot(forPath: "b").value as? String == "two")
+        #expect(!stored.hasChild("c"))
+    }
+}

@@ -187,6 +187,38 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         try await database.write("DELETE", path: path, body: .null)
     }
 
+    /// Fire-and-forget form of ``setValue(_:)``, as Firebase's synchronous `setValue(_:)`: the write is queued (and
+    /// its observers' events queued) when this returns; the server's answer is not reported.
+    public func setValue(_ value: Any?) {
+        setValue(value) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``setValue(_:andPriority:)``, queued as ``setValue(_:)`` is.
+    public func setValue(_ value: Any?, andPriority priority: Any?) {
+        let body = Result { () throws(FirestoreErrorCode) in
+            var json = try TreeJSON.json(value)
+            let priorityJSON = try TreeJSON.json(priority)
+            if case .object(var members) = json {
+                members[".priority"] = priorityJSON
+                json = .object(members)
+            } else {
+                json = [".value": json, ".priority": priorityJSON]
+            }
+            return json
+        }
+        queue("PUT", body) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``updateChildValues(_:)``, queued as ``setValue(_:)`` is.
+    public func updateChildValues(_ values: [AnyHashable: Any]) {
+        updateChildValues(values) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``removeValue()``, queued as ``setValue(_:)`` is.
+    public func removeValue() {
+        removeValue { _, _ in }
+    }
+
     /// Completion-handler form of ``setValue(_:)``: the write is queued (and the observers' events for it queued on
     /// ``Database/callbackQueue``) before this returns; `block` runs there, after those events, when the server
     /// acknowledged or refused it.
