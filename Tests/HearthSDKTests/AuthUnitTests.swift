@@ -3,7 +3,7 @@ import Hearth
 import Synchronization
 import Testing
 
-@Suite("Auth with a fake transport")
+@Suite("Auth with a fake transport", .timeLimit(.minutes(1)))
 struct AuthUnitTests {
     static func signInAnswer(expiresIn: Int = 3600, token: String = "id-1") -> TransportResponse {
         FakeTransport.json(
@@ -124,13 +124,20 @@ struct AuthUnitTests {
     @Test func stateListenerFiresNowAndOnChanges() async throws {
         let transport = FakeTransport { _ in Self.signInAnswer() }
         let auth = Auth.auth(app: fakeApp(transport))
-        let seen = Mutex<[String?]>([])
-        let handle = auth.addStateDidChangeListener { _, user in seen.withLock { $0.append(user?.uid) } }
+        let callbacks = TestQueue()
+        auth.callbackQueue = callbacks.queue
+        let seen = Events<String?>()
+        let handle = auth.addStateDidChangeListener { _, user in seen.add(user?.uid) }
+        #expect(await seen.next() == nil)
         try await auth.signIn(withEmail: "a@example.com", password: "secret1")
+        #expect(await seen.next() == "u1")
         try auth.signOut()
+        #expect(await seen.next() == nil)
         auth.removeStateDidChangeListener(handle)
         try await auth.signIn(withEmail: "a@example.com", password: "secret1")
-        #expect(seen.withLock { $0 } == [nil, "u1", nil])
+        // Every call was queued by now; once they ran, the removed listener had no further call.
+        callbacks.drain()
+        #expect(seen.all == [nil, "u1", nil])
     }
 
     @Test func customTokenSignInTakesUidFromTheIDToken() async throws {

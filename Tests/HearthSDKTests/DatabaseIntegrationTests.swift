@@ -46,7 +46,7 @@ struct DatabaseIntegrationTests {
         #expect(keys.allSatisfy { $0.count == 20 })
         #expect(keys == keys.sorted())
         let snapshot = try await messages.getData()
-        #expect(snapshot.children.map { $0.key ?? "" } == keys)
+        #expect(snapshot.children.map { $0.key } == keys)
         let at = try #require(snapshot.children.first?.childSnapshot(forPath: "at").value as? Int)
         #expect(abs(Double(at) / 1000 - Date().timeIntervalSince1970) < 60)
 
@@ -62,24 +62,24 @@ struct DatabaseIntegrationTests {
             "ann": ["score": 50], "bob": ["score": 90], "cid": ["score": 70], "dan": ["score": 10],
         ])
         let top = try await scores.queryOrdered(byChild: "score").queryLimited(toLast: 2).getData()
-        #expect(top.children.map { $0.key ?? "" } == ["cid", "bob"])
+        #expect(top.children.map { $0.key } == ["cid", "bob"])
         let range = try await scores.queryOrdered(byChild: "score").queryStarting(atValue: 40).queryEnding(atValue: 80)
             .getData()
-        #expect(range.children.map { $0.key ?? "" } == ["ann", "cid"])
+        #expect(range.children.map { $0.key } == ["ann", "cid"])
         let first = try await scores.queryOrderedByKey().queryLimited(toFirst: 2).getData()
-        #expect(first.children.map { $0.key ?? "" } == ["ann", "bob"])
+        #expect(first.children.map { $0.key } == ["ann", "bob"])
         let equal = try await scores.queryOrdered(byChild: "score").queryEqual(toValue: 10).getData()
-        #expect(equal.children.map { $0.key ?? "" } == ["dan"])
+        #expect(equal.children.map { $0.key } == ["dan"])
         let ranks = try root().child("ranks")
         try await ranks.setValue(["x": 3, "y": 1, "z": 2])
         let lowest = try await ranks.queryOrderedByValue().queryLimited(toFirst: 2).getData()
-        #expect(lowest.children.map { $0.key ?? "" } == ["y", "z"])
+        #expect(lowest.children.map { $0.key } == ["y", "z"])
         let tasks = try root().child("tasks")
         for (key, priority) in [("p", 3), ("q", 1), ("r", 2)] {
             try await tasks.child(key).setValue(["title": key], andPriority: priority)
         }
         let next = try await tasks.queryOrderedByPriority().queryLimited(toFirst: 1).getData()
-        #expect(next.children.map { $0.key ?? "" } == ["q"])
+        #expect(next.children.map { $0.key } == ["q"])
         #expect(next.childSnapshot(forPath: "q/title").value as? String == "q")
     }
 
@@ -143,9 +143,9 @@ struct DatabaseObserverTests {
         let events = Inbox()
         let messages = reader.child("messages")
         let valueHandle = messages.observe(.value) { snapshot in values.add("\(snapshot.childrenCount)") }
-        messages.observe(.childAdded) { events.add("added \($0.key ?? "")") }
-        messages.observe(.childChanged) { events.add("changed \($0.key ?? "")") }
-        messages.observe(.childRemoved) { events.add("removed \($0.key ?? "")") }
+        messages.observe(.childAdded) { events.add("added \($0.key)") }
+        messages.observe(.childChanged) { events.add("changed \($0.key)") }
+        messages.observe(.childRemoved) { events.add("removed \($0.key)") }
         try await values.wait { $0.last == "1" }
         try await events.wait { $0.contains("added m1") }
         try await writer.child("messages/m2").setValue(["text": "yo"])
@@ -172,9 +172,9 @@ struct DatabaseObserverTests {
         try await writer.setValue(["a": 1, "b": 2])
         let events = Inbox()
         reader.observeSingleEvent(of: .value) { events.add("value \($0.childrenCount)") }
-        reader.observeSingleEvent(of: .childAdded) { events.add("added \($0.key ?? "")") }
-        reader.observeSingleEvent(of: .childChanged) { events.add("changed \($0.key ?? "")") }
-        reader.observeSingleEvent(of: .childRemoved) { events.add("removed \($0.key ?? "")") }
+        reader.observeSingleEvent(of: .childAdded) { events.add("added \($0.key)") }
+        reader.observeSingleEvent(of: .childChanged) { events.add("changed \($0.key)") }
+        reader.observeSingleEvent(of: .childRemoved) { events.add("removed \($0.key)") }
         try await events.wait { $0.contains("value 2") && $0.contains("added a") }
         try await writer.child("b").setValue(3)
         try await events.wait { $0.contains("changed b") }

@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
-import Synchronization
 import HearthTestSupport
+import Synchronization
 import Testing
 
 @Suite("Database observers: shared streams, keepSynced, childMoved", .sharedServer, .timeLimit(.minutes(1)))
@@ -12,6 +12,8 @@ struct DatabaseObserverSharingTests {
 
     @Test func aSecondObserverOfALocationSharesItsStreamAndHearsAtOnce() async throws {
         let scores = try root()
+        let callbacks = TestQueue()
+        scores.database.callbackQueue = callbacks.queue
         try await scores.setValue(["a": 1, "b": 2])
         let first = Events<Int>()
         let firstHandle = scores.observe(.value) { first.add(Int($0.childrenCount)) }
@@ -19,8 +21,13 @@ struct DatabaseObserverSharingTests {
         #expect(await first.next() == 2)
 
         let second = Events<Int>()
-        let secondHandle = scores.observe(.childAdded) { child in second.add(child.value as? Int ?? 0) }
-        #expect(second.all == [1, 2], "the shared copy answered before observe returned")
+        let secondHandle = callbacks.run {
+            let handle = scores.observe(.childAdded) { child in second.add(child.value as? Int ?? 0) }
+            #expect(second.all == [], "events run after observe returns")
+            return handle
+        }
+        callbacks.drain()
+        #expect(second.all == [1, 2], "the shared copy answered as observe ran, without waiting for the server")
         try await scores.child("c").setValue(3)
         #expect(await first.next() == 3)
         #expect(await second.next { $0 == 3 } == 3)
@@ -32,6 +39,8 @@ struct DatabaseObserverSharingTests {
 
     @Test func keepSyncedHoldsTheStreamForLaterObservers() async throws {
         let location = try root()
+        let callbacks = TestQueue()
+        location.database.callbackQueue = callbacks.queue
         try await location.setValue(["x": true])
         location.keepSynced(true)
         defer { location.keepSynced(false) }
@@ -39,10 +48,13 @@ struct DatabaseObserverSharingTests {
         let handle = location.observe(.value) { warmUp.add($0.exists()) }
         #expect(await warmUp.next() == true)
         location.removeObserver(withHandle: handle)
-        // The stream stayed open for keepSynced, so a new observer is answered from it before observe returns.
+        // The stream stayed open for keepSynced, so a new observer's first event is queued from it as observe runs.
         let later = Mutex<Bool?>(nil)
-        let laterHandle = location.observe(.value) { snapshot in later.withLock { $0 = snapshot.exists() } }
+        let laterHandle = callbacks.run {
+            location.observe(.value) { snapshot in later.withLock { $0 = snapshot.exists() } }
+        }
         defer { location.removeObserver(withHandle: laterHandle) }
+        callbacks.drain()
         #expect(later.withLock { $0 } == true)
     }
 
@@ -52,8 +64,8 @@ struct DatabaseObserverSharingTests {
         let ordered = scores.queryOrdered(byChild: "score")
         let moved = Events<String>()
         let changed = Events<String>()
-        let movedHandle = ordered.observe(.childMoved) { moved.add($0.key ?? "") }
-        let changedHandle = ordered.observe(.childChanged) { changed.add($0.key ?? "") }
+        let movedHandle = ordered.observe(.childMoved) { moved.add($0.key) }
+        let changedHandle = ordered.observe(.childChanged) { changed.add($0.key) }
         defer {
             ordered.removeObserver(withHandle: movedHandle)
             ordered.removeObserver(withHandle: changedHandle)

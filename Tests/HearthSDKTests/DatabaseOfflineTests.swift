@@ -99,7 +99,9 @@ struct DatabaseOfflineTests {
     @Test func aLocalWriteRaisesObserversBeforeTheCallReturnsAndARefusedOneIsTakenBack() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
+        let callbacks = TestQueue()
         let location = Database.database(app: server.app()).reference(withPath: unique("local"))
+        location.database.callbackQueue = callbacks.queue
         try await location.setValue(["n": 1])
         let seen = Events<TreeSeen>()
         let handle = location.observe(.value) { seen.add(TreeSeen($0)) }
@@ -107,13 +109,22 @@ struct DatabaseOfflineTests {
         #expect(await seen.next() == TreeSeen(n: 1, items: 0))
 
         let answers = Events<String>()
-        location.child("n").setValue(ServerValue.increment(4)) { error, _ in answers.add("increment \(error == nil)") }
-        #expect(seen.all.last == TreeSeen(n: 5, items: 0), "raised before setValue returned, server value estimated")
-        // A key the server refuses ('.' is not allowed): shown at once, then taken back out when the server says no.
-        location.child("items/bad.key").setValue(true) { error, _ in
-            answers.add("refused \((error as? DatabaseError)?.code == .invalidArgument)")
+        // The events are queued as the call runs (they run after it returns, before the server's answer).
+        callbacks.run {
+            location.child("n").setValue(ServerValue.increment(4)) { error, _ in
+                answers.add("increment \(error == nil)")
+            }
         }
-        #expect(seen.all.last == TreeSeen(n: 5, items: 1))
+        callbacks.drain()
+        #expect(seen.all.last == TreeSeen(n: 5, items: 0), "raised as setValue ran, server value estimated")
+        // A key the server refuses ('.' is not allowed): shown at once, then taken back out when the server says no.
+        callbacks.run {
+            location.child("items/bad.key").setValue(true) { error, _ in
+                answers.add("refused \((error as? DatabaseError)?.code == .invalidArgument)")
+            }
+        }
+        callbacks.drain()
+        #expect(seen.all.contains(TreeSeen(n: 5, items: 1)))
         #expect(await answers.next() == "increment true")
         #expect(await answers.next() == "refused true")
         #expect(await seen.next { $0.items == 0 } == TreeSeen(n: 5, items: 0))
@@ -125,7 +136,9 @@ struct DatabaseOfflineTests {
         let port = server.port
         let directory = server.directory
         defer { server.stop() }
+        let callbacks = TestQueue()
         let location = Database.database(app: server.app()).reference(withPath: unique("scores"))
+        location.database.callbackQueue = callbacks.queue
         try await location.setValue(["a": ["s": 1], "b": ["s": 2], "c": ["s": 3]])
         let top = location.queryOrdered(byChild: "s").queryLimited(toLast: 2)
         let seen = Events<[String]>()
@@ -136,6 +149,7 @@ struct DatabaseOfflineTests {
         await server.halt()
         location.child("d").setValue(["s": 0]) { _, _ in }
         location.child("e").setValue(["s": 9]) { _, _ in }
+        callbacks.drain()
         #expect(seen.all.last == ["c", "e"], "a local write outside the window stays out; one inside pushes b out")
         let offline = try await location.queryOrdered(byChild: "s").queryLimited(toFirst: 2).getData()
         #expect(offline.children.compactMap(\.key) == ["d", "a"], "answered from the cached location")

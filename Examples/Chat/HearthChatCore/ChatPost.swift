@@ -28,7 +28,8 @@ public struct ChatPost: Sendable, Equatable, Identifiable {
     /// out rather than failing the whole list.
     static func list(from snapshot: DataSnapshot) -> [ChatPost] {
         snapshot.children.compactMap { child in
-            guard let id = child.key, let fields = child.value as? [String: Any], let text = fields["text"] as? String,
+            let id = child.key
+            guard let fields = child.value as? [String: Any], let text = fields["text"] as? String,
                 let created = milliseconds(fields["createdAt"])
             else { return nil }
             return ChatPost(

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HearthCore
 import Synchronization
 
@@ -13,6 +13,8 @@ public final class Auth: Sendable {
     let client: AccountsClient
     private let store: any SessionStore
     private let state: Mutex<State>
+    /// Where state listeners and completions run.
+    let callbacks = CallbackQueue()
 
     private struct State: ~Copyable {
         var user: User?
@@ -38,6 +40,14 @@ public final class Auth: Sendable {
     /// - Parameter app: a configured app.
     public static func auth(app: HearthApp) -> Auth { app.auth }
 
+    /// The queue state listeners and completion handlers run on: the main queue by default, as in Firebase (which
+    /// always uses the main queue). Hearth lets an app choose another serial queue — a terminal app that never runs
+    /// the main queue, or a test. `async` forms resume wherever Swift resumes them.
+    public var callbackQueue: DispatchQueue {
+        get { callbacks.current }
+        set { callbacks.current = newValue }
+    }
+
     /// The signed-in user, or `nil`; restored from the saved session at launch.
     public var currentUser: User? { state.withLock { $0.user } }
 
@@ -61,7 +71,7 @@ public final class Auth: Sendable {
         withEmail email: String, password: String,
         completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
     ) {
-        complete(completion) { try await self.createUser(withEmail: email, password: password) }
+        callbacks.complete(completion) { try await self.createUser(withEmail: email, password: password) }
     }
 
     /// Signs in with an email address and password.
@@ -78,7 +88,7 @@ public final class Auth: Sendable {
         withEmail email: String, password: String,
         completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
     ) {
-        complete(completion) { try await self.signIn(withEmail: email, password: password) }
+        callbacks.complete(completion) { try await self.signIn(withEmail: email, password: password) }
     }
 
     /// Signs in as a new anonymous user, or returns the current one if it is already anonymous (as Firebase does).
@@ -91,7 +101,7 @@ public final class Auth: Sendable {
 
     /// Completion-handler form of ``signInAnonymously()``.
     public func signInAnonymously(completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
-        complete(completion) { try await self.signInAnonymously() }
+        callbacks.complete(completion) { try await self.signInAnonymously() }
     }
 
     /// Signs in with a custom token minted by your backend (RS256 with a registered key; unsigned in dev mode).
@@ -115,7 +125,7 @@ public final class Auth: Sendable {
     public func signIn(
         withCustomToken token: String, completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
     ) {
-        complete(completion) { try await self.signIn(withCustomToken: token) }
+        callbacks.complete(completion) { try await self.signIn(withCustomToken: token) }
     }
 
     /// Signs out locally: forgets the session (keychain item or file) and tells the listeners.
@@ -132,7 +142,7 @@ public final class Auth: Sendable {
 
     /// Completion-handler form of ``sendPasswordReset(withEmail:)``.
     public func sendPasswordReset(withEmail email: String, completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.sendPasswordReset(withEmail: email) }
+        callbacks.completeVoid(completion) { try await self.sendPasswordReset(withEmail: email) }
     }
 
     /// Sets a new password with the code from a reset mail.
@@ -142,10 +152,9 @@ public final class Auth: Sendable {
 
     // MARK: Listeners
 
-    /// Registers a listener called now with the current user and after every sign-in and sign-out.
-    ///
-    /// Hearth calls it on the thread that changed the state (not the main queue, which is not serviced in every
-    /// Linux process); hop to your UI's actor inside it.
+    /// Registers a listener called with the current user, and again after every sign-in and sign-out, on
+    /// ``callbackQueue`` (never inside this call or the call that signed in or out). It stays registered until
+    /// ``removeStateDidChangeListener(_:)``, whether or not the handle is kept.
     /// - Returns: a handle for ``removeStateDidChangeListener(_:)``.
     @discardableResult
     public func addStateDidChangeListener(
@@ -157,7 +166,11 @@ public final class Auth: Sendable {
             state.handles[ObjectIdentifier(handle)] = handle
             return state.user
         }
-        listener(self, user)
+        callbacks.async { [self] in
+            // A listener removed before its first call is not called.
+            guard state.withLock({ $0.listeners[ObjectIdentifier(handle)] != nil }) else { return }
+            listener(self, user)
+        }
         return handle
     }
 
@@ -182,9 +195,11 @@ public final class Auth: Sendable {
     private func setUser(_ user: User?) {
         let listeners = state.withLock { state in
             state.user = user
-            return Array(state.listeners.values)
+            return Array(state.listeners)
         }
-        for listener in listeners { listener(self, user) }
+        callbacks.async { [self] in
+            for (key, listener) in listeners where state.withLock({ $0.listeners[key] != nil }) { listener(self, user) }
+        }
     }
 
     /// Saves a changed session if it belongs to the current user.
@@ -218,34 +233,6 @@ public final class AuthDataResult: Sendable {
 /// Identifies a state listener for ``Auth/removeStateDidChangeListener(_:)``.
 public final class AuthStateDidChangeListenerHandle: Sendable {
     init() {}
-}
-
-/// Runs `body` in a task and reports its result to a completion handler.
-func complete<T: Sendable>(
-    _ completion: (@Sendable (T?, (any Error)?) -> Void)?, _ body: @escaping @Sendable () async throws -> T
-) {
-    Task {
-        do {
-            let value = try await body()
-            completion?(value, nil)
-        } catch {
-            completion?(nil, error)
-        }
-    }
-}
-
-/// Runs `body` in a task and reports its error, if any, to a completion handler.
-func completeVoid(
-    _ completion: (@Sendable ((any Error)?) -> Void)?, _ body: @escaping @Sendable () async throws -> Void
-) {
-    Task {
-        do {
-            try await body()
-            completion?(nil)
-        } catch {
-            completion?(error)
-        }
-    }
 }
 
 /// The claims of a JWT, read without checking the signature — only to learn the uid of a token the server just

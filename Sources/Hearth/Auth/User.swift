@@ -49,12 +49,12 @@ public final class User: Sendable {
     public func getIDTokenForcingRefresh(
         _ forceRefresh: Bool, completion: (@Sendable (String?, (any Error)?) -> Void)? = nil
     ) {
-        complete(completion) { try await self.getIDToken(forcingRefresh: forceRefresh) }
+        auth.callbacks.complete(completion) { try await self.getIDToken(forcingRefresh: forceRefresh) }
     }
 
     /// Completion-handler form of ``getIDToken(forcingRefresh:)`` without forcing.
     public func getIDToken(completion: (@Sendable (String?, (any Error)?) -> Void)?) {
-        complete(completion) { try await self.getIDToken() }
+        auth.callbacks.complete(completion) { try await self.getIDToken() }
     }
 
     /// Reloads the profile (email, verification, display name) from the server.
@@ -71,7 +71,7 @@ public final class User: Sendable {
 
     /// Completion-handler form of ``reload()``.
     public func reload(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.reload() }
+        auth.callbacks.completeVoid(completion) { try await self.reload() }
     }
 
     /// Sends a verification mail to the user's address (to the dev outbox in `--dev` mode).
@@ -82,7 +82,7 @@ public final class User: Sendable {
 
     /// Completion-handler form of ``sendEmailVerification()``.
     public func sendEmailVerification(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.sendEmailVerification() }
+        auth.callbacks.completeVoid(completion) { try await self.sendEmailVerification() }
     }
 
     /// Changes the password. The server revokes older sessions and answers with new tokens, which this user keeps.
@@ -95,7 +95,7 @@ public final class User: Sendable {
 
     /// Completion-handler form of ``updatePassword(to:)``.
     public func updatePassword(to password: String, completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.updatePassword(to: password) }
+        auth.callbacks.completeVoid(completion) { try await self.updatePassword(to: password) }
     }
 
     /// Sets the display name.
@@ -117,7 +117,7 @@ public final class User: Sendable {
 
     /// Completion-handler form of ``delete()``.
     public func delete(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.delete() }
+        auth.callbacks.completeVoid(completion) { try await self.delete() }
     }
 
     // MARK: Internals

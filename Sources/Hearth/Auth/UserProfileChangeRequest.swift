@@ -30,7 +30,7 @@ public final class UserProfileChangeRequest: Sendable {
 
     /// Completion-handler form of ``commitChanges()``.
     public func commitChanges(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        completeVoid(completion) { try await self.commitChanges() }
+        user.auth.callbacks.completeVoid(completion) { try await self.commitChanges() }
     }
 }
 

@@ -48,6 +48,14 @@ public final class Database: Sendable {
     /// Sends queued writes again after ``goOffline()``.
     public func goOnline() { local.queue.setOnline(true) }
 
+    /// The queue observers and completion blocks run on: the main queue by default, as in Firebase. Set a serial
+    /// queue, so events run one at a time in the order they were raised; set it before adding observers. `async`
+    /// forms resume wherever Swift resumes them.
+    public var callbackQueue: DispatchQueue {
+        get { observers.callbacks.current }
+        set { observers.callbacks.current = newValue }
+    }
+
     /// The root of the tree.
     public func reference() -> DatabaseReference { DatabaseReference(self, []) }
 

@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// What observers see is the stream's server data with the queued writes applied (``Database/view(at:window:server:)``),
 /// so a local write raises them at once, before the server has it, and a location observed while offline is
-/// answered from the tree cache. Every change is computed under one lock and delivered on one serial queue, in the
-/// order it was computed.
+/// answered from the tree cache. Every change is computed under one lock and its events queued, in the order it was
+/// computed, on the database's callback queue (the main queue by default) — never run inside the call that caused
+/// them.
 final class ObserverRegistry: Sendable {
     /// One observer: what it asked for and where to deliver it.
     struct Observer: Sendable {
@@ -77,23 +78,23 @@ final class ObserverRegistry: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Where observers are called, one change after another.
-    private let delivery = DispatchQueue(label: "hearth.database.observers")
-    /// Marks the delivery queue, so code running in an observer callback does not wait for the queue it runs on.
-    private let deliveryKey = DispatchSpecificKey<Bool>()
+    /// Where observers are called, one change after another (``Database/callbackQueue``).
+    let callbacks = CallbackQueue()
 
-    init() { delivery.setSpecific(key: deliveryKey, value: true) }
-
-    /// Waits until the events of every change computed so far have been delivered (callbacks are short and never
-    /// wait for this), so a new observer has its first events and a local write has raised its observers when the
-    /// call returns. From inside a callback it returns at once: those events follow the running callback.
-    func waitForDelivery() {
-        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
-        delivery.sync {}
+    /// Queues `observer`'s events for a change on the callback queue; an observer removed by then is not called.
+    private func deliver(
+        _ handle: UInt, _ observer: Observer, old: JSONValue?, new: JSONValue, reference: DatabaseReference,
+        order: TreeOrder
+    ) {
+        callbacks.async { [self] in
+            guard state.withLock({ $0.streamOfHandle[handle] != nil }) else { return }
+            DatabaseQuery.fire(observer, old: old, new: new, reference: reference, order: order)
+        }
     }
 
     /// Adds an observer to the stream `key`, starting it with `start` when it is the first. An observer of a stream
-    /// that already has a value, or of a location the cache or a queued write knows, gets its first events at once.
+    /// that already has a value, or of a location the cache or a queued write knows, has its first events queued at
+    /// once (they run on the callback queue after this returns).
     func add(
         key: String, path: [String], window: TreeQueryWindow?, observer: Observer, reference: DatabaseReference,
         order: TreeOrder, view: Viewer, start: (String) -> Task<Void, Never>
@@ -110,9 +111,7 @@ final class ObserverRegistry: Sendable {
             }
             state.streams[key]?.observers[handle] = observer
             if let stream = state.streams[key], let shown = stream.shown {
-                delivery.async {
-                    DatabaseQuery.fire(observer, old: nil, new: shown, reference: stream.reference, order: stream.order)
-                }
+                deliver(handle, observer, old: nil, new: shown, reference: stream.reference, order: stream.order)
             }
             return (handle, isNew)
         }
@@ -125,7 +124,6 @@ final class ObserverRegistry: Sendable {
             }
             if stale { task.cancel() }
         }
-        waitForDelivery()
         return handle
     }
 
@@ -203,12 +201,9 @@ final class ObserverRegistry: Sendable {
         guard let value, value != stream.shown else { return }
         let old = stream.shown
         stream.shown = value
-        let observers = stream.observers.keys.sorted().compactMap { stream.observers[$0] }
-        let (reference, order) = (stream.reference, stream.order)
-        delivery.async {
-            for observer in observers {
-                DatabaseQuery.fire(observer, old: old, new: value, reference: reference, order: order)
-            }
+        for handle in stream.observers.keys.sorted() {
+            guard let observer = stream.observers[handle] else { continue }
+            deliver(handle, observer, old: old, new: value, reference: stream.reference, order: stream.order)
         }
     }
 
@@ -281,8 +276,10 @@ extension DatabaseQuery {
     /// window) that every observer of the same location and query shares. `.value` gives the whole value,
     /// `.childAdded`/`.childChanged`/`.childRemoved` one child each, `.childMoved` a child whose place in the query's
     /// order changed. A local write raises the observers at once, before the server has it; while offline, a
-    /// location is answered from the tree cache (see ``Database/isPersistenceEnabled``). Callbacks arrive on a
-    /// background queue, one at a time.
+    /// location is answered from the tree cache (see ``Database/isPersistenceEnabled``). Callbacks arrive on
+    /// ``Database/callbackQueue`` (the main queue by default), never inside the call that caused them: a local
+    /// write's events come after the write call returns, and before the server's acknowledgement. The observer
+    /// stays until ``removeObserver(withHandle:)`` or ``removeAllObservers()``.
     /// - Returns: a handle for ``removeObserver(withHandle:)``.
     @discardableResult
     public func observe(_ eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) -> UInt {
@@ -341,11 +338,11 @@ extension DatabaseQuery {
             let after = new.objectValue ?? [:]
             if observer.type == .childRemoved {
                 let gone = DataSnapshot(reference: reference, json: old ?? .null, order: order).children
-                for child in gone where after[child.key ?? ""] == nil { block(child) }
+                for child in gone where after[child.key] == nil { block(child) }
                 return
             }
             for child in snapshot.children {
-                let key = child.key ?? ""
+                let key = child.key
                 if observer.type == .childAdded && before[key] == nil { block(child) }
                 if observer.type == .childChanged, let previous = before[key], previous != after[key] { block(child) }
             }
@@ -357,14 +354,15 @@ extension DatabaseQuery {
             let after = new.objectValue ?? [:]
             let kept = Set(before.keys).intersection(after.keys)
             func previousSiblings(_ json: JSONValue) -> [String: String] {
-                let keys = DataSnapshot(reference: reference, json: json, order: order).children.compactMap(\.key)
+                let keys = DataSnapshot(reference: reference, json: json, order: order).children.map(\.key)
                     .filter(kept.contains)
                 return Dictionary(uniqueKeysWithValues: zip(keys.dropFirst(), keys))
             }
             let was = previousSiblings(old)
             let now = previousSiblings(new)
             for child in snapshot.children {
-                guard let key = child.key, kept.contains(key), before[key] != after[key], was[key] != now[key]
+                let key = child.key
+                guard kept.contains(key), before[key] != after[key], was[key] != now[key]
                 else { continue }
                 block(child)
             }

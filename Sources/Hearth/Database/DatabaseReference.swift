@@ -87,13 +87,8 @@ public class DatabaseQuery: @unchecked Sendable {
 
     /// Completion-handler form of ``getData()``.
     public func getData(completion: @escaping @Sendable ((any Error)?, DataSnapshot?) -> Void) {
-        Task {
-            do {
-                completion(nil, try await getData())
-            } catch {
-                completion(error, nil)
-            }
-        }
+        let report: @Sendable (DataSnapshot?, (any Error)?) -> Void = { snapshot, error in completion(error, snapshot) }
+        database.observers.callbacks.complete(report) { try await self.getData() }
     }
 
     /// Calls `block` once, then stops: for `.value`, with the value read as ``getData()`` reads it (so from the cache
@@ -102,7 +97,8 @@ public class DatabaseQuery: @unchecked Sendable {
     public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
     {
         guard eventType != .value else {
-            Task { if let snapshot = try? await getData() { block(snapshot) } }
+            let callbacks = database.observers.callbacks
+            Task { if let snapshot = try? await getData() { callbacks.async { block(snapshot) } } }
             return
         }
         // The first callback may come before `observe` has returned the handle: whoever comes second removes it.
@@ -191,8 +187,41 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         try await database.write("DELETE", path: path, body: .null)
     }
 
-    /// Completion-handler form of ``setValue(_:)``: the write is queued (and observers see it) before this returns;
-    /// `block` runs when the server acknowledged or refused it.
+    /// Fire-and-forget form of ``setValue(_:)``, as Firebase's synchronous `setValue(_:)`: the write is queued (and
+    /// its observers' events queued) when this returns; the server's answer is not reported.
+    public func setValue(_ value: Any?) {
+        setValue(value) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``setValue(_:andPriority:)``, queued as ``setValue(_:)`` is.
+    public func setValue(_ value: Any?, andPriority priority: Any?) {
+        let body = Result { () throws(FirestoreErrorCode) in
+            var json = try TreeJSON.json(value)
+            let priorityJSON = try TreeJSON.json(priority)
+            if case .object(var members) = json {
+                members[".priority"] = priorityJSON
+                json = .object(members)
+            } else {
+                json = [".value": json, ".priority": priorityJSON]
+            }
+            return json
+        }
+        queue("PUT", body) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``updateChildValues(_:)``, queued as ``setValue(_:)`` is.
+    public func updateChildValues(_ values: [AnyHashable: Any]) {
+        updateChildValues(values) { _, _ in }
+    }
+
+    /// Fire-and-forget form of ``removeValue()``, queued as ``setValue(_:)`` is.
+    public func removeValue() {
+        removeValue { _, _ in }
+    }
+
+    /// Completion-handler form of ``setValue(_:)``: the write is queued (and the observers' events for it queued on
+    /// ``Database/callbackQueue``) before this returns; `block` runs there, after those events, when the server
+    /// acknowledged or refused it.
     public func setValue(
         _ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
     ) {
@@ -217,22 +246,17 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         _ method: String, _ body: Result<JSONValue, FirestoreErrorCode>,
         _ block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
     ) {
+        let callbacks = database.observers.callbacks
         let id: Int64
         switch body {
         case .success(let json): id = database.enqueue(method, path: path, body: json)
         case .failure(let error):
-            Task { block(error, self) }
+            callbacks.async { block(error, self) }
             return
         }
         let queue = database.local.queue
-        Task {
-            do {
-                try await queue.wait(for: id)
-                block(nil, self)
-            } catch {
-                block(error, self)
-            }
-        }
+        let report: @Sendable ((any Error)?) -> Void = { error in block(error, self) }
+        callbacks.completeVoid(report) { try await queue.wait(for: id) }
     }
 
     /// Reads, changes and conditionally writes the value until no one else wrote in between (ETag `if-match`),
@@ -300,8 +324,9 @@ public final class DataSnapshot: Sendable {
         self.order = order
     }
 
-    /// The location's key, `nil` at the root.
-    public var key: String? { ref.key }
+    /// The location's key — a `String`, as Firebase declares it, so `child("\(snapshot.key)")` names the same
+    /// child; the empty string at the root.
+    public var key: String { ref.key ?? "" }
     /// The value as Firebase returns it: `String`, `Int`, `Double`, `Bool`, `[String: Any]`, or `nil` when absent.
     public var value: Any? { TreeJSON.any(json) }
     /// Whether a value exists.

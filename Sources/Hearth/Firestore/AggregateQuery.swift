@@ -82,7 +82,7 @@ public final class AggregateQuery: Sendable {
         source: AggregateSource = .server,
         completion: @escaping @Sendable (AggregateQuerySnapshot?, (any Error)?) -> Void
     ) {
-        complete(completion) { try await self.getAggregation(source: source) }
+        query.firestore.callbacks.complete(completion) { try await self.getAggregation(source: source) }
     }
 }
 

@@ -134,7 +134,7 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     public func getDocument(
         source: FirestoreSource = .default, completion: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) {
-        complete(completion) { try await self.getDocument(source: source) }
+        firestore.callbacks.complete(completion) { try await self.getDocument(source: source) }
     }
 
     /// Reads the document, optionally within a transaction; a missing document is a snapshot with no data.
@@ -159,11 +159,11 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
         _ write: Result<Write, FirestoreErrorCode>, _ completion: (@Sendable ((any Error)?) -> Void)?
     ) {
         switch write {
-        case .failure(let error): completion?(error)
+        case .failure(let error): firestore.callbacks.async { completion?(error) }
         case .success(let write):
             let queue = firestore.writeQueue
             let id = queue.enqueue([write])
-            completeVoid(completion) { try await queue.wait(for: id) }
+            firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
         }
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+public import Foundation
 import HearthCore
+import Synchronization
 
 /// The document database of one app — Hearth's `Firestore`.
 ///
@@ -18,6 +19,8 @@ public final class Firestore: Sendable {
     let cache: LocalDocumentCache
     /// The durable queue of writes not yet acknowledged.
     let writeQueue: WriteQueue
+    /// Where listeners and completions run (``FirestoreSettings/dispatchQueue``).
+    let callbacks = CallbackQueue()
 
     init(app: HearthApp) {
         self.app = app
@@ -39,6 +42,13 @@ public final class Firestore: Sendable {
 
     /// Points this app at a server on `host:port` over HTTP, as with the Firestore emulator.
     public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }
+
+    /// The instance's settings, as in Firebase: read them, change the copy and assign it back. Only
+    /// ``FirestoreSettings/dispatchQueue`` has an effect in Hearth.
+    public var settings: FirestoreSettings {
+        get { FirestoreSettings(dispatchQueue: callbacks.current) }
+        set { callbacks.current = newValue.dispatchQueue }
+    }
 
     /// A collection by slash-separated path (`users` or `users/alice/posts`).
     /// - Precondition: the path names a collection (an odd number of segments).
@@ -75,10 +85,7 @@ public final class Firestore: Sendable {
 
     /// Completion-handler form of ``terminate()``.
     public func terminate(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        Task {
-            await terminate()
-            completion?(nil)
-        }
+        callbacks.completeVoid(completion) { await self.terminate() }
     }
 
     /// A new write batch.
@@ -86,6 +93,25 @@ public final class Firestore: Sendable {
 
     static func path(_ text: String) -> ResourcePath {
         ResourcePath(segments: text.split(separator: "/").map(String.init))
+    }
+}
+
+/// How a ``Firestore`` instance behaves — Hearth's `FirestoreSettings`. A class, as in Firebase, so
+/// `let settings = db.settings; settings.dispatchQueue = queue; db.settings = settings` reads as it does there.
+public final class FirestoreSettings: Sendable {
+    private let queue: Mutex<DispatchQueue>
+
+    /// Settings with the defaults: callbacks on the main queue.
+    public convenience init() { self.init(dispatchQueue: .main) }
+
+    init(dispatchQueue: DispatchQueue) { queue = Mutex(dispatchQueue) }
+
+    /// The queue snapshot listeners and completion handlers run on: the main queue by default. Use a serial queue,
+    /// so callbacks run one at a time in the order they were raised. `async` forms resume wherever Swift resumes
+    /// them.
+    public var dispatchQueue: DispatchQueue {
+        get { queue.withLock { $0 } }
+        set { queue.withLock { $0 = newValue } }
     }
 }
 

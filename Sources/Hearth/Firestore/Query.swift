@@ -207,7 +207,7 @@ public class Query: @unchecked Sendable {
     public func getDocuments(
         source: FirestoreSource = .default, completion: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) {
-        complete(completion) { try await self.getDocuments(source: source) }
+        firestore.callbacks.complete(completion) { try await self.getDocuments(source: source) }
     }
 
     func run(transaction: String?) async throws(FirestoreErrorCode) -> QuerySnapshot {

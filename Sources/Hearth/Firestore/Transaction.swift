@@ -143,6 +143,7 @@ extension Firestore {
         _ updateBlock: @escaping @Sendable (Transaction) throws -> Any?,
         completion: @escaping @Sendable (Any?, (any Error)?) -> Void
     ) {
+        let callbacks = self.callbacks
         Task {
             do {
                 let handoff = try await self.runTransaction { transaction in
@@ -150,9 +151,9 @@ extension Firestore {
                     handoff.value = try updateBlock(transaction)
                     return handoff
                 }
-                completion(handoff.value, nil)
+                callbacks.async { completion(handoff.value, nil) }
             } catch {
-                completion(nil, error)
+                callbacks.async { completion(nil, error) }
             }
         }
     }

@@ -71,17 +71,17 @@ public final class WriteBatch: Sendable {
         let list: [Write]
         switch writes.withLock({ $0 }) {
         case .failure(let error):
-            completion?(error)
+            firestore.callbacks.async { completion?(error) }
             return
         case .success(let writes): list = writes
         }
         guard !list.isEmpty else {
-            completion?(nil)
+            firestore.callbacks.async { completion?(nil) }
             return
         }
         let queue = firestore.writeQueue
         let id = queue.enqueue(list)
-        completeVoid(completion) { try await queue.wait(for: id) }
+        firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
     }
 
     /// The writes so far, for transactions.

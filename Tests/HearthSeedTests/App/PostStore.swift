@@ -20,7 +20,8 @@ struct Post: Equatable, Sendable {
     }
 
     init?(snapshot: DataSnapshot) {
-        guard let key = snapshot.key, let value = snapshot.value as? [String: Any],
+        let key = snapshot.key
+        guard let value = snapshot.value as? [String: Any],
             let uid = value["uid"] as? String, let title = value["title"] as? String
         else { return nil }
         self.init(

@@ -68,7 +68,8 @@ extension Database {
         return true
     }
 
-    /// Queues a write — durably with persistence — and raises the observers it affects before it is sent; returns
+    /// Queues a write — durably with persistence — and queues the events of the observers it affects (on the callback
+    /// queue, so after this returns) before it is sent; returns
     /// its queue position for ``TreeWriteQueue/wait(for:)``. Synchronous, so writes fired one after another keep
     /// their order.
     func enqueue(_ method: String, path: [String], body: JSONValue) -> Int64 {
@@ -82,7 +83,6 @@ extension Database {
                 id = write.id
             }
         }
-        observers.waitForDelivery()
         return id
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import HearthCore
 import Synchronization
 
-/// Stops a snapshot listener — Hearth's `ListenerRegistration`.
-public protocol ListenerRegistration: Sendable {
+/// Stops a snapshot listener — Hearth's `ListenerRegistration`. As in Firebase, the listener lives until
+/// ``remove()``, whether or not the registration is kept: an app that never stops a listener may drop it.
+public protocol ListenerRegistration: AnyObject, Sendable {
     /// Removes the listener; no callback follows.
     func remove()
 }
@@ -57,13 +58,24 @@ final class TargetRegistration: ListenerRegistration {
 }
 
 extension Firestore {
+    /// Adds a target whose events go to `deliver` on the callback queue (``settings``), one after another in the
+    /// order the connection raised them, or — `onCallbackQueue: false`, for the `AsyncSequence` forms, which hop to
+    /// their consumer anyway — on the connection's executor. A removed registration gets no further call, also of
+    /// events already queued. The target holds the registration (strongly, as Firebase keeps a listener until
+    /// `remove()`); `remove()` drops the target and with it that reference.
     func listen(
-        _ kind: ListenKind, includeMetadataChanges: Bool, deliver: @escaping @Sendable (ListenEvent) -> Void
+        _ kind: ListenKind, includeMetadataChanges: Bool, onCallbackQueue: Bool = true,
+        deliver: @escaping @Sendable (ListenEvent) -> Void
     ) -> TargetRegistration {
         let registration = TargetRegistration(connection: listenConnection)
-        let guarded: @Sendable (ListenEvent) -> Void = { [weak registration] event in
-            guard let registration, !registration.isRemoved else { return }
-            deliver(event)
+        let callbacks = onCallbackQueue ? self.callbacks : nil
+        let guarded: @Sendable (ListenEvent) -> Void = { event in
+            guard !registration.isRemoved else { return }
+            guard let callbacks else { return deliver(event) }
+            callbacks.async {
+                guard !registration.isRemoved else { return }
+                deliver(event)
+            }
         }
         Task {
             let id = await listenConnection.add(
@@ -81,14 +93,24 @@ extension DocumentReference {
     ///
     /// A local write to the document calls it at once (`metadata.hasPendingWrites == true`); the server's
     /// acknowledgement calls it again only when the data differs or with `includeMetadataChanges`. While the server
-    /// is unreachable, snapshots come from the local cache (`metadata.isFromCache == true`). Callbacks arrive on a
-    /// background executor, not the main queue. A missing document is a snapshot with `exists == false`.
+    /// is unreachable, snapshots come from the local cache (`metadata.isFromCache == true`). Callbacks arrive on
+    /// ``Firestore/settings``' `dispatchQueue` (the main queue by default), never inside the call that caused them.
+    /// The listener stays until the registration's `remove()`, whether or not the registration is kept. A missing document is a snapshot with `exists == false`.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
         _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        firestore.listen(.document(resourcePath), includeMetadataChanges: includeMetadataChanges) { event in
+        addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, listener)
+    }
+
+    func addSnapshotListener(
+        includeMetadataChanges: Bool, onCallbackQueue: Bool,
+        _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+    ) -> any ListenerRegistration {
+        firestore.listen(
+            .document(resourcePath), includeMetadataChanges: includeMetadataChanges, onCallbackQueue: onCallbackQueue
+        ) { event in
             switch event {
             case .documents(let documents, _, let pending, let fromCache):
                 let metadata = SnapshotMetadata(hasPendingWrites: !pending.isEmpty, isFromCache: fromCache)
@@ -102,7 +124,9 @@ extension DocumentReference {
     /// The document's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
     public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
         let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
-        let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+        let registration = addSnapshotListener(
+            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false
+        ) { snapshot, error in
             if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
         }
         continuation.onTermination = { _ in registration.remove() }
@@ -119,21 +143,31 @@ extension Query {
     /// Local writes show at once (`metadata.hasPendingWrites == true`); the server's acknowledgement calls again only
     /// when the results differ or with `includeMetadataChanges` (then also when `isFromCache` flips). While the
     /// server is unreachable, results come from the local cache with the queued writes applied
-    /// (`metadata.isFromCache == true`). Callbacks arrive on a background executor, not the main queue.
+    /// (`metadata.isFromCache == true`). Callbacks arrive on
+    /// ``Firestore/settings``' `dispatchQueue` (the main queue by default), never inside the call that caused them.
+    /// The listener stays until the registration's `remove()`, whether or not the registration is kept.
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
+        _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+    ) -> any ListenerRegistration {
+        addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, listener)
+    }
+
+    func addSnapshotListener(
+        includeMetadataChanges: Bool, onCallbackQueue: Bool,
         _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
         let kind: ListenKind
         do throws(FirestoreErrorCode) {
             kind = .query(try state.wireQuery(), reverse: state.limitToLast)
         } catch {
-            listener(nil, error)
+            if onCallbackQueue { firestore.callbacks.async { listener(nil, error) } } else { listener(nil, error) }
             return TargetRegistration(connection: firestore.listenConnection)
         }
         let firestore = self.firestore
-        return firestore.listen(kind, includeMetadataChanges: includeMetadataChanges) { event in
+        return firestore.listen(kind, includeMetadataChanges: includeMetadataChanges, onCallbackQueue: onCallbackQueue)
+        { event in
             switch event {
             case .documents(let documents, let changes, let pending, let fromCache):
                 func snapshot(_ stored: StoredDocument) -> QueryDocumentSnapshot {
@@ -161,7 +195,9 @@ extension Query {
     /// The query's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
     public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, any Error> {
         let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream()
-        let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+        let registration = addSnapshotListener(
+            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false
+        ) { snapshot, error in
             if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
         }
         continuation.onTermination = { _ in registration.remove() }
