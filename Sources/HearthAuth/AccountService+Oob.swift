@@ -38,8 +38,13 @@ extension AccountService {
             throw AuthError("MISSING_REQ_TYPE")
         }
         if request.returnOobLink && !context.isAdmin { throw AuthError.insufficientPermission }
-        if let url = request.continueURL, !Validation.isAbsoluteURI(url) {
-            throw AuthError("INVALID_CONTINUE_URI", "expected an absolute URI with valid scheme and host")
+        if let url = request.continueURL {
+            guard Validation.isAbsoluteURI(url) else {
+                throw AuthError("INVALID_CONTINUE_URI", "expected an absolute URI with valid scheme and host")
+            }
+            guard isAuthorizedContinueURL(url) else {
+                throw AuthError("UNAUTHORIZED_DOMAIN", "Domain not allowlisted by project")
+            }
         }
         guard let type = OobRequestType(rawValue: typeName) else {
             if typeName == "EMAIL_SIGNIN" {
@@ -120,6 +125,19 @@ extension AccountService {
 
     /// The codes issued and not yet used (development mode; empty otherwise).
     public var issuedCodes: [OobCodeEntry] { devCodes.list }
+
+    /// Whether `url` may be a `continueUrl`: its host is an authorized domain (``AccountsConfiguration/authorizedDomains``),
+    /// the host of the public or action URL, or — in development mode — `localhost` or `127.0.0.1`. The action pages
+    /// ask too, so a link crafted with a foreign `continueUrl` never sends anyone there.
+    public func isAuthorizedContinueURL(_ url: String) -> Bool {
+        guard let host = Validation.host(of: url) else { return false }
+        var allowed = Set(configuration.authorizedDomains.map { $0.lowercased() })
+        for configured in [configuration.publicURL, configuration.actionURL] {
+            if let configured, let own = Validation.host(of: configured) { allowed.insert(own) }
+        }
+        if configuration.devMode { allowed.formUnion(["localhost", "127.0.0.1"]) }
+        return allowed.contains(host)
+    }
 
     /// The link a message carries: the operator's action URL, else Hearth's own action page.
     func actionLink(type: OobRequestType, code: String, continueURL: String?, context: RequestContext) -> String {

@@ -126,7 +126,10 @@ extension AccountService {
             }
             if request.deleteProviders.contains("phone") { user.phoneNumber = nil }
             if let disable = request.disableUser {
-                if disable && !user.disabled { try RefreshTokenRows.deleteAll(uid: user.uid, in: db) }
+                // Refresh tokens stay stored so that a refresh answers USER_DISABLED, as Firebase's does, rather
+                // than INVALID_REFRESH_TOKEN; moving validSince on ends them (and every ID token) for good, so
+                // re-enabling the account does not revive them (TOKEN_EXPIRED).
+                if disable && !user.disabled { user.validSince = clock.seconds }
                 user.disabled = disable
             }
             if let validSince = request.validSince {

@@ -38,6 +38,9 @@ public struct AccountsConfiguration: Sendable, Equatable {
     public var actionURL: String?
     /// The admin key (`Authorization: Bearer <key>`); `nil` leaves only `owner`, and only in development mode.
     public var adminKey: String?
+    /// Hosts a `continueUrl` may point at (Firebase's authorized domains), besides the hosts of ``publicURL`` and
+    /// ``actionURL`` and, in development mode, `localhost` and `127.0.0.1`; any other is `UNAUTHORIZED_DOMAIN`.
+    public var authorizedDomains: [String] = []
 
     /// A configuration for `projectID` with data in `dataDirectory`.
     public init(projectID: String, dataDirectory: String) {

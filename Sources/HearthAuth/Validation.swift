@@ -38,6 +38,22 @@ enum Validation {
         }
     }
 
+    /// The host of an absolute URI (`scheme://[user@]host[:port][/…]`), lowercased, without brackets for IPv6;
+    /// `nil` when it has none.
+    static func host(of text: String) -> String? {
+        guard let scheme = text.range(of: "://") else { return nil }
+        var authority = text[scheme.upperBound...].prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return host.isEmpty ? nil : host.lowercased()
+    }
+
     /// An absolute `http`/`https`/custom-scheme URI with a host, as `continueUrl` must be.
     static func isAbsoluteURI(_ text: String) -> Bool {
         guard let scheme = text.range(of: "://") else { return false }

@@ -16,6 +16,7 @@ enum AccountsOptions {
         ("--mail-from", "HEARTH_MAIL_FROM", "mailFrom"), ("--mail-templates", "HEARTH_MAIL_TEMPLATES", "mailTemplates"),
         ("--app-name", "HEARTH_APP_NAME", "appName"), ("--public-url", "HEARTH_PUBLIC_URL", "publicUrl"),
         ("--action-url", "HEARTH_ACTION_URL", "actionUrl"),
+        ("--authorized-domains", "HEARTH_AUTHORIZED_DOMAINS", "authorizedDomains"),
         ("--email-enumeration-protection", "HEARTH_EMAIL_ENUMERATION_PROTECTION", "emailEnumerationProtection"),
         ("--auth-rate-limits", "HEARTH_AUTH_RATE_LIMITS", "authRateLimits"),
         ("--id-token-lifetime", "HEARTH_ID_TOKEN_LIFETIME", "idTokenLifetime"),
@@ -44,6 +45,8 @@ enum AccountsOptions {
               --app-name NAME         %APP_NAME% in mail                    HEARTH_APP_NAME (default Hearth)
               --public-url URL        base URL of links in mail             HEARTH_PUBLIC_URL (default: the listen address)
               --action-url URL        your own page for links in mail       HEARTH_ACTION_URL (default URL/__/auth/action)
+              --authorized-domains H  hosts a continueUrl may name, comma-  HEARTH_AUTHORIZED_DOMAINS (also always: the
+                                      separated (else UNAUTHORIZED_DOMAIN)  public and action URLs' hosts; --dev: localhost)
               --email-enumeration-protection                                HEARTH_EMAIL_ENUMERATION_PROTECTION=1
                                       INVALID_LOGIN_CREDENTIALS for unknown email and wrong password alike
               --auth-rate-limits SPEC account=N/SECONDS (failed sign-ins),  HEARTH_AUTH_RATE_LIMITS
@@ -53,7 +56,7 @@ enum AccountsOptions {
                                       (shorter: to test token expiry)        as Firebase)
                                       (config-file keys: adminKeyFile, smtpHost, smtpPort, smtpSecurity, smtpUser,
                                       smtpPasswordFile, mailFrom, mailTemplates, appName, publicUrl, actionUrl,
-                                      emailEnumerationProtection, authRateLimits, idTokenLifetime)
+                                      authorizedDomains, emailEnumerationProtection, authRateLimits, idTokenLifetime)
 
             """
 
@@ -115,6 +118,14 @@ enum AccountsOptions {
                 throw fail("\(flag) must be an http(s) URL")
             }
             settings[keyPath: keyPath] = url
+        }
+        if let list = value("--authorized-domains") {
+            let hosts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard !hosts.contains(where: { $0.isEmpty || $0.contains("/") || $0.contains(":") }) else {
+                throw fail(
+                    "--authorized-domains takes host names separated by commas, e.g. app.example.com,example.com")
+            }
+            settings.authorizedDomains = hosts
         }
         if switches.contains("--email-enumeration-protection") {
             settings.emailEnumerationProtection = true

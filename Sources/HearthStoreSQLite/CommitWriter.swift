@@ -264,9 +264,11 @@ final class CommitWriter: Sendable {
             if let reads = commit.reads { try ReadSetValidator.validate(reads, catalog: catalog, in: connection) }
             if writes.count == 1, let judge {
                 let prepared = try prepare(
-                    writes[0], encoded: commit.encoded[0], commitTime: commitTime, database: commit.database)
+                    writes[0], encoded: commit.encoded[0], commitTime: commitTime, database: commit.database,
+                    judged: true)
                 try judge(
                     CommitProposal(commitTime: commitTime, changes: [prepared.change], stored: storedDocument))
+                if let failed = prepared.failedPrecondition { throw failed }
                 return [try store(prepared, commitTime: commitTime)]
             }
             var results: [WriteResult] = []
@@ -274,9 +276,15 @@ final class CommitWriter: Sendable {
             results.reserveCapacity(writes.count)
             if judge != nil { changes.reserveCapacity(writes.count) }
             for (write, encoded) in zip(writes, commit.encoded) {
-                let prepared = try prepare(write, encoded: encoded, commitTime: commitTime, database: commit.database)
-                results.append(try store(prepared, commitTime: commitTime))
+                let prepared = try prepare(
+                    write, encoded: encoded, commitTime: commitTime, database: commit.database, judged: judge != nil)
                 if judge != nil { changes.append(prepared.change) }
+                if let failed = prepared.failedPrecondition {
+                    // The rules speak first: a caller refused any of the writes so far learns nothing from this one.
+                    try judge?(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
+                    throw failed
+                }
+                results.append(try store(prepared, commitTime: commitTime))
             }
             try judge?(CommitProposal(commitTime: commitTime, changes: changes, stored: storedDocument))
             return results
@@ -323,20 +331,40 @@ final class CommitWriter: Sendable {
         var before: StoredDocument?
         var current: DocumentSnapshot?
         var outcome: WriteApplier.Outcome
+        /// Set when the precondition failed in a judged commit: what to answer once the rules allowed the write,
+        /// `outcome` then being the write worked out as the caller meant it.
+        var failedPrecondition: HearthError?
+        /// The document as the rules see it before the write (`nil` for a create that found one).
+        var judgedBefore: DocumentSnapshot?
 
         /// The write as the rules see it.
         var change: CommitProposal.Change {
-            CommitProposal.Change(write: write, before: current, after: outcome.document)
+            CommitProposal.Change(write: write, before: judgedBefore, after: outcome.document)
         }
     }
 
+    /// Works one write out against its document. In a judged commit a failed precondition is not thrown at once
+    /// (its answer tells whether the document exists, and when it was updated): the write is worked out as the
+    /// caller meant it — a create as a create — for the rules to judge, and the precondition's error is answered
+    /// only if they allow it.
     private func prepare(
-        _ write: Write, encoded: EncodedFields?, commitTime: Timestamp, database: DatabaseName
+        _ write: Write, encoded: EncodedFields?, commitTime: Timestamp, database: DatabaseName, judged: Bool = false
     ) throws -> PreparedWrite {
         let before = try DocumentRows.fetch(write.path, in: connection)
         let current = try before?.snapshot()
-        let outcome = try WriteApplier.apply(write, to: current, commitTime: commitTime, database: database)
-        return PreparedWrite(write: write, encoded: encoded, before: before, current: current, outcome: outcome)
+        do throws(HearthError) {
+            try WriteApplier.checkPrecondition(of: write, on: current, database: database)
+        } catch {
+            guard judged else { throw error }
+            let meant = write.precondition == .exists(false) ? nil : current
+            let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: meant, commitTime: commitTime)
+            return PreparedWrite(
+                write: write, encoded: encoded, before: before, current: current, outcome: outcome,
+                failedPrecondition: error, judgedBefore: meant)
+        }
+        let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
+        return PreparedWrite(
+            write: write, encoded: encoded, before: before, current: current, outcome: outcome, judgedBefore: current)
     }
 
     /// Stores a prepared write: its row, index entries and change-log record.

@@ -13,7 +13,7 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.services.firestore import FirestoreClient
 from google.cloud.firestore_v1.services.firestore.transports.rest import FirestoreRestTransport
 
-from conftest import PROJECT
+from conftest import ADMIN_KEY, PROJECT, Hearth
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +54,35 @@ def test_written_documents_read_back(db):
     assert snapshot.exists
     assert snapshot.to_dict() == {"title": "first", "count": 3, "tags": ["a", "b"]}
     assert not items.document("nothing").get().exists
+
+
+class _AdminKey(AnonymousCredentials):
+    """Sends `Authorization: Bearer <admin key>`, what an operator's script holding the key would."""
+
+    def apply(self, headers, token=None):
+        headers["authorization"] = f"Bearer {ADMIN_KEY}"
+
+    def before_request(self, request, method, url, headers):
+        self.apply(headers)
+
+
+def test_collections_with_the_admin_credential_outside_dev_mode():
+    # :listCollectionIds is for privileged callers only outside --dev (issue 14); the library's collections() must
+    # keep working with the admin credential, and an anonymous client is refused.
+    server = Hearth(dev=False, env={"HEARTH_ADMIN_KEY": ADMIN_KEY})
+    try:
+        def client(credentials):
+            db = firestore.Client(project=PROJECT, credentials=AnonymousCredentials())
+            transport = FirestoreRestTransport(host=server.host, credentials=credentials, url_scheme="http")
+            db._firestore_api_internal = FirestoreClient(transport=transport)
+            return db
+
+        admin = client(_AdminKey())
+        root = "root-" + uuid.uuid4().hex[:10]
+        admin.collection(root).document("a").collection("sub").document("s").set({"n": 1})
+        assert root in [ref.id for ref in admin.collections()]
+        assert [ref.id for ref in admin.collection(root).document("a").collections()] == ["sub"]
+        with pytest.raises(Exception, match="403|PERMISSION_DENIED|[Pp]ermission"):
+            list(client(AnonymousCredentials()).collection(root).document("a").collections())
+    finally:
+        server.stop()

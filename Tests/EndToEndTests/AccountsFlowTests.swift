@@ -163,7 +163,7 @@ struct AccountsFlowTests {
             try await client.request(
                 "POST", "/securetoken.googleapis.com/v1/token", query: [("key", "k")],
                 json: #"{"grantType":"refresh_token","refreshToken":"\#(signUp["refreshToken"]?.stringValue ?? "")"}"#),
-            "INVALID_REFRESH_TOKEN")
+            "USER_DISABLED")
         _ = try expectOK(await client.admin("update", ["localId": uid, "disableUser": false]))
         _ = try expectOK(
             await client.accounts("signInWithPassword", ["email": .string(email), "password": "secret-password"]))

@@ -174,6 +174,10 @@ struct AccountsServerTests {
             expectAuthError(
                 try await server.client.accounts("lookup", ["idToken": signIn["idToken"] ?? ""]), "USER_DISABLED")
             #expect(try await runHearth(["users", "enable", uid, "--data", data]).termination == .exit(0))
+            // Disabling ended every session for good (issue 14): a new sign-in, still signed by the old key.
+            let again = try expectOK(
+                await server.client.accounts(
+                    "signInWithPassword", ["email": .string(email), "password": "cli-password"]))
 
             let before = try expectOK(await server.client.get("/.well-known/jwks.json"))["keys"]?.arrayValue?.count
             let rotate = try await runHearth(["keys", "rotate", "--data", data])
@@ -191,7 +195,7 @@ struct AccountsServerTests {
             }
             #expect(header?["kid"] == .string(newKID), "new tokens are signed with the new key")
             // The old key still verifies the tokens it signed.
-            _ = try expectOK(await server.client.accounts("lookup", ["idToken": signIn["idToken"] ?? ""]))
+            _ = try expectOK(await server.client.accounts("lookup", ["idToken": again["idToken"] ?? ""]))
 
             #expect(try await runHearth(["users", "delete", uid, "--data", data]).termination == .exit(0))
             expectAuthError(

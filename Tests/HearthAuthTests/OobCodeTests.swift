@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func adminLinksAreReturnedNotMailed() throws {
-        let fixture = try Fixture()
+        let fixture = try Fixture { $0.authorizedDomains = ["app.example.com"] }
         try fixture.signUp("dee@example.com")
         var request = OobCodeRequest()
         request.requestType = "PASSWORD_RESET"
@@ -144,6 +144,10 @@ import Testing
         #expect(link.contains("continueUrl=https%3A%2F%2Fapp.example.com%2Fdone"))
         fixture.service.flushMail()
         #expect(fixture.outbox.entries.isEmpty)
+        request.continueURL = "https://app.example.com.evil.example/done"
+        #expect(
+            authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.admin) }
+                == "UNAUTHORIZED_DOMAIN")
         request.continueURL = "not a url"
         #expect(
             authErrorCode { _ = try fixture.service.sendOobCode(request, context: Fixture.admin) }

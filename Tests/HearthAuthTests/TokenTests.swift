@@ -137,10 +137,11 @@ import Testing
         disable.disableUser = true
         _ = try fixture.service.update(disable, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: tokens.idToken) } == "USER_DISABLED")
+        // As Firebase: the refresh of a disabled account says so (issue 14).
         #expect(
             authErrorCode {
                 _ = try fixture.service.refresh(grantType: "refresh_token", refreshToken: tokens.refreshToken)
-            } == "INVALID_REFRESH_TOKEN")
+            } == "USER_DISABLED")
         try fixture.service.delete(idToken: nil, localID: user.user.uid, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: tokens.idToken) } == "USER_NOT_FOUND")
     }

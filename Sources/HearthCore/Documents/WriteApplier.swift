@@ -58,8 +58,27 @@ public enum WriteApplier {
     public static func apply(
         _ write: Write, to current: DocumentSnapshot?, commitTime: Timestamp, database: DatabaseName? = nil
     ) throws(HearthError) -> Outcome {
+        try checkPrecondition(of: write, on: current, database: database)
+        return try applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
+    }
+
+    /// Checks a write's precondition against the current state of its document, alone: a store that judges writes
+    /// by the rules asks this first and refuses an unauthorized caller before answering with what it says, since
+    /// the answer tells whether the document exists.
+    /// - Throws: `NOT_FOUND`, `ALREADY_EXISTS` or `FAILED_PRECONDITION`; their messages name the write's own
+    ///   document and never its stored metadata (update time).
+    public static func checkPrecondition(
+        of write: Write, on current: DocumentSnapshot?, database: DatabaseName? = nil
+    ) throws(HearthError) {
         // The name is only for error messages (an autoclosure): building it for every write showed in profiles.
         try check(write.precondition, on: current, name: database?.name(of: write.path) ?? write.path.description)
+    }
+
+    /// Applies one write as if it had no precondition (after ``checkPrecondition(of:on:database:)``).
+    /// - Throws: `INVALID_ARGUMENT` when the result breaks a document limit.
+    public static func applyIgnoringPrecondition(
+        _ write: Write, to current: DocumentSnapshot?, commitTime: Timestamp
+    ) throws(HearthError) -> Outcome {
         var fields: [String: Value]
         switch write.operation {
         case .delete:
@@ -109,10 +128,10 @@ public enum WriteApplier {
             if current != nil { throw .alreadyExists("Document already exists: \(name())") }
         case .updateTime(let time)?:
             guard let current else { throw .notFound("No document to update: \(name())") }
+            // The stored update time stays out of the message: it is the document's metadata, not the caller's.
             if current.updateTime != time {
                 throw .failedPrecondition(
-                    "The document \(name()) was last updated at \(current.updateTime), not at the precondition's \(time)."
-                )
+                    "The document \(name()) was not last updated at the precondition's update time \(time).")
             }
         }
     }

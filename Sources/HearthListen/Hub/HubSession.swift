@@ -13,6 +13,9 @@ final class HubSession {
     let database: DatabaseName
     let caller: ListenCaller
     let sink: any ListenSink
+    /// Re-checks the credential that opened the session (expiry, revocation, a disabled or deleted account) before
+    /// each delivery; `nil` when there is none to re-check (no credential, or the admin's).
+    let credentialStillValid: (@Sendable () -> Bool)?
     var targets: [Int32: HubTarget] = [:]
     /// Responses waiting for the next flush.
     var outbox: [ListenResponse] = []
@@ -27,12 +30,15 @@ final class HubSession {
     var pendingMark = 0
     var isOpen = true
 
-    init(id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink, now: Duration, sequence: Int64)
-    {
+    init(
+        id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink,
+        credentialStillValid: (@Sendable () -> Bool)?, now: Duration, sequence: Int64
+    ) {
         self.id = id
         self.database = database
         self.caller = caller
         self.sink = sink
+        self.credentialStillValid = credentialStillValid
         lastSend = now
         lastMarker = sequence
     }

@@ -81,9 +81,14 @@ public final class ListenHub: Sendable {
     }
 
     /// Opens a session whose responses go to `sink`; returns its ID (random, unguessable).
+    ///
+    /// `credentialStillValid` re-checks the caller's credential before every delivery and heartbeat: once it answers
+    /// `false` (the ID token expired or was revoked, the account was disabled or deleted) every target ends with
+    /// `UNAUTHENTICATED` and the session closes, so the client signs in again and opens a new one.
     /// - Throws: `RESOURCE_EXHAUSTED` at ``ListenConfiguration/maxSessions``; `UNAVAILABLE` once stopped.
     public func openSession(
-        database: DatabaseName, caller: ListenCaller, sink: any ListenSink
+        database: DatabaseName, caller: ListenCaller, sink: any ListenSink,
+        credentialStillValid: (@Sendable () -> Bool)? = nil
     ) throws(HearthError) -> String {
         guard case .running = phase.withLock({ $0 }) else {
             throw HearthError(.unavailable, "The listener hub is not running.")
@@ -96,7 +101,7 @@ public final class ListenHub: Sendable {
             }
             registry.open(id, identity: caller.identity, database: database)
         }
-        post(.open(id, database, caller, sink))
+        post(.open(id, database, caller, sink, credentialStillValid))
         return id
     }
 
@@ -228,8 +233,10 @@ public final class ListenHub: Sendable {
                 }
                 switch item {
                 case .records: break
-                case .open(let id, let database, let caller, let sink):
-                    core.open(session: id, database: database, caller: caller, sink: sink, now: now())
+                case .open(let id, let database, let caller, let sink, let check):
+                    core.open(
+                        session: id, database: database, caller: caller, sink: sink, credentialStillValid: check,
+                        now: now())
                 case .request(let id, let request):
                     core.handle(request, session: id, now: now())
                 case .close(let id):
@@ -264,7 +271,7 @@ let processStart = ContinuousClock.now
 private struct Inbox: Sendable {
     enum Item: Sendable {
         case records([ChangeRecord])
-        case open(String, DatabaseName, ListenCaller, any ListenSink)
+        case open(String, DatabaseName, ListenCaller, any ListenSink, (@Sendable () -> Bool)?)
         case request(String, ListenRequest)
         case close(String)
         case stop

@@ -47,9 +47,38 @@ final class ListenHubCore {
 
     // MARK: Sessions
 
-    func open(session id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink, now: Duration) {
+    func open(
+        session id: String, database: DatabaseName, caller: ListenCaller, sink: any ListenSink,
+        credentialStillValid: (@Sendable () -> Bool)? = nil, now: Duration
+    ) {
         guard sessions[id] == nil else { return }
-        sessions[id] = HubSession(id: id, database: database, caller: caller, sink: sink, now: now, sequence: sequence)
+        sessions[id] = HubSession(
+            id: id, database: database, caller: caller, sink: sink, credentialStillValid: credentialStillValid,
+            now: now, sequence: sequence)
+    }
+
+    /// Ends a session whose credential no longer verifies, as Firestore ends a listen whose token expired or was
+    /// revoked: what was queued is dropped (the caller may no longer read it), every target gets `REMOVE` with
+    /// `UNAUTHENTICATED`, and the stream ends, so the client signs in again and opens a new session.
+    func revoke(_ session: HubSession) {
+        statistics.sessionsRevoked += 1
+        session.outbox = []
+        let error = HearthError(
+            .unauthenticated,
+            "The listen session's credential is no longer valid (the ID token expired or was revoked, or the account was disabled or deleted); sign in again and open a new stream."
+        )
+        for id in session.targets.keys.sorted() {
+            guard let target = session.targets[id] else { continue }
+            perform(target, target.lifecycle.failed(error))
+        }
+        if !session.outbox.isEmpty { _ = session.sink.send(session.outbox) }
+        session.outbox = []
+        close(session: session.id, notify: true)
+    }
+
+    /// Whether `session` may still receive data: its credential, when it has one, still verifies.
+    private func stillAuthorized(_ session: HubSession) -> Bool {
+        session.credentialStillValid?() ?? true
     }
 
     /// Ends a session: its targets go, its stream is closed. `notify` tells the registry (when the hub, not the
@@ -87,9 +116,14 @@ final class ListenHubCore {
         let sessions = dirty
         dirty.removeAll(keepingCapacity: true)
         var failed: [HubSession] = []
+        var revoked: [HubSession] = []
         for session in sessions {
             session.isDirty = false
             guard session.isOpen, !session.outbox.isEmpty else { continue }
+            guard stillAuthorized(session) else {
+                revoked.append(session)
+                continue
+            }
             session.outbox.append(marker)
             session.lastMarker = sequence
             let responses = session.outbox
@@ -98,6 +132,7 @@ final class ListenHubCore {
             statistics.responsesSent += responses.count
             if !session.sink.send(responses) { failed.append(session) }
         }
+        for session in revoked { revoke(session) }
         for session in failed {
             statistics.sessionsCutOff += 1
             close(session: session.id, notify: true)
@@ -113,8 +148,13 @@ final class ListenHubCore {
     /// stale (so a resume after a long quiet spell replays little), a comment otherwise.
     func heartbeat(now: Duration) {
         var failed: [HubSession] = []
+        var revoked: [HubSession] = []
         for session in sessions.values where now - session.lastSend >= configuration.heartbeatInterval {
             session.lastSend = now
+            guard stillAuthorized(session) else {
+                revoked.append(session)
+                continue
+            }
             statistics.heartbeatsSent += 1
             let alive: Bool
             if session.lastMarker < sequence && !session.targets.isEmpty {
@@ -125,6 +165,7 @@ final class ListenHubCore {
             }
             if !alive { failed.append(session) }
         }
+        for session in revoked { revoke(session) }
         for session in failed {
             statistics.sessionsCutOff += 1
             close(session: session.id, notify: true)

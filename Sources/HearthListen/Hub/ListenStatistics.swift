@@ -18,6 +18,8 @@ public struct ListenStatistics: Sendable, Equatable {
     public var heartbeatsSent = 0
     /// Sessions cut off because their client did not keep up (or went away).
     public var sessionsCutOff = 0
+    /// Sessions ended because their credential stopped verifying (expired, revoked, account disabled or deleted).
+    public var sessionsRevoked = 0
     /// Times the hub fell behind the feed and re-read the change log.
     public var catchUps = 0
 

@@ -29,7 +29,11 @@ extension AccountsAPI {
         let context = RequestContext(
             isAdmin: false, clientAddress: request.remoteAddress, linkBaseURL: linkBase(request),
             apiKey: query["apiKey"])
-        let continueURL = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        // A link can be crafted with any continueUrl: one outside the authorized domains is ignored, so this page
+        // never redirects or links anywhere sendOobCode would have refused.
+        let continueURL = query["continueUrl"].flatMap { url in
+            url.isEmpty || !service.isAuthorizedContinueURL(url) ? nil : url
+        }
         switch query["mode"].flatMap(OobRequestType.init(mode:)) {
         case .verifyEmail?, .verifyAndChangeEmail?:
             return work(request) { () throws(AuthError) in

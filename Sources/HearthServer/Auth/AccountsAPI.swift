@@ -168,12 +168,13 @@ struct AccountsAPI: API {
         }
     }
 
-    /// Where links in mail point when no public URL is configured. In development mode that is the request's
-    /// `Host`, as the Auth emulator does; otherwise never, because a client chooses its `Host` and could have a
-    /// victim's reset link point at its own server: then it is the address the server listens on.
+    /// Where links in mail point: the public URL, else the address the server listens on. Never the request's
+    /// `Host`, in development mode either: a client chooses its `Host` and could have a victim's reset link (with
+    /// its one-time code) point at its own server.
     func linkBase(_ request: HTTPRequest) -> String {
-        if configuration.devMode, let host = request.headers["Host"], !host.isEmpty { return "http://" + host }
-        return "http://\(configuration.host):\(boundPort())"
+        if let url = configuration.accounts.publicURL { return url }
+        let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort())"
     }
 
     func methodNotAllowed(_ method: String) -> HTTPResponse {

@@ -25,6 +25,8 @@ public struct AccountsSettings: Sendable, Equatable {
     public var publicURL: String?
     /// The operator's own page for handling links, instead of Hearth's `/__/auth/action`.
     public var actionURL: String?
+    /// Hosts a `continueUrl` may point at, besides the public and action URLs' (and localhost with `--dev`).
+    public var authorizedDomains: [String] = []
     /// Use `INVALID_LOGIN_CREDENTIALS` for both unknown emails and wrong passwords.
     public var emailEnumerationProtection: Bool = false
     /// Brute-force limits.

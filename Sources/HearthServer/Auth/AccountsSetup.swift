@@ -20,6 +20,7 @@ enum AccountsSetup {
         accounts.mailTemplatesDirectory = settings.mailTemplatesDirectory
         accounts.publicURL = settings.publicURL
         accounts.actionURL = settings.actionURL
+        accounts.authorizedDomains = settings.authorizedDomains
         do {
             return try AccountService(
                 configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))

@@ -25,6 +25,21 @@ struct RequestAuthenticator: Sendable {
         }
     }
 
+    /// A re-check of `request`'s credential for a long-lived stream (tree streams, listen sessions), run before each
+    /// delivery: `true` while the ID token is unexpired and its account exists, is enabled and was not revoked since
+    /// the token was issued (the token-status cache keeps this cheap). `nil` when there is nothing to re-check: no
+    /// credential, or the admin's. A check that fails for any reason answers `false`: errors never allow.
+    func recheck(_ request: HTTPRequest, auth: AuthContext?) -> (@Sendable () -> Bool)? {
+        guard let auth, !auth.isAdmin else { return nil }
+        return { [self] in
+            do {
+                return try authenticate(request) != nil
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// The presented credential, if any.
     static func credential(of request: HTTPRequest) throws(HearthError) -> String? {
         if let authorization = request.headers["Authorization"] {

@@ -125,6 +125,7 @@ extension DocumentsAPI {
 
     /// `POST …/documents[/{document}]:listCollectionIds`.
     func listCollectionIDs(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
+        try access?.authorizeListCollectionIDs(request, devMode: configuration.devMode)
         try RequestParameters.check(request, allowed: [])
         guard route.path.segments.isEmpty || route.path.isDocument else {
             throw .invalidArgument(

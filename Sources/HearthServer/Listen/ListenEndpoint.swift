@@ -31,7 +31,8 @@ struct ListenEndpoint: Sendable {
         // Proxies such as nginx would otherwise hold events back until their buffer fills.
         let stream = HTTPEventStream(headers: [("X-Accel-Buffering", "no")], maxBufferedBytes: settings.bufferBytes)
         let id = try hub.openSession(
-            database: route.database, caller: caller, sink: EventStreamListenSink(stream: stream))
+            database: route.database, caller: caller, sink: EventStreamListenSink(stream: stream),
+            credentialStillValid: authenticator.recheck(request, auth: caller.auth))
         // Queued before the hub can send anything: nothing reaches a session before a request names it, and its
         // first heartbeat is an interval away.
         stream.send(EventStreamListenSink.sessionEvent(id))

@@ -28,6 +28,14 @@ struct DocumentAccess: Sendable {
         return .some(auth)
     }
 
+    /// `:listCollectionIds`, which Firestore serves to privileged callers only (rules cannot grant it): the admin
+    /// credential, or anyone in development mode (as the emulator). Everyone else is `PERMISSION_DENIED`, whatever
+    /// the rules: the names of another user's subcollections are not theirs to list.
+    func authorizeListCollectionIDs(_ request: HTTPRequest, devMode: Bool) throws(HearthError) {
+        if devMode { return }
+        guard try authenticator.authenticate(request)?.isAdmin == true else { throw Self.denied }
+    }
+
     /// `get` on each document (GET of a document, `:batchGet`).
     func authorizeGet(_ request: HTTPRequest, _ paths: [ResourcePath], database: DatabaseName) throws(HearthError) {
         guard case .some(let auth) = try caller(request) else { return }

@@ -41,10 +41,7 @@ extension TreeAPI {
     func stream(_ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?) throws(HearthError) -> HTTPReply {
         if request.shallow { throw .invalidArgument("shallow cannot be used with streaming.") }
         if request.target == .priority { throw .invalidArgument("A priority cannot be streamed; stream its node.") }
-        var check: (@Sendable () -> Bool)?
-        if let auth, !auth.isAdmin {
-            check = { [authenticator] in (try? authenticator.authenticate(http)) != nil }
-        }
+        let check = authenticator.recheck(http, auth: auth)
         let stream = HTTPEventStream(
             status: 200, headers: [], maxBufferedBytes: 16 << 20)
         hub.open(

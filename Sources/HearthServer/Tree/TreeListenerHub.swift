@@ -160,11 +160,13 @@ final class TreeListenerHub: Sendable {
         for id in closed { remove(id) }
     }
 
-    /// Why `listener` may no longer receive data: `auth_revoked` once its ID token has expired, `cancel` once the
+    /// Why `listener` may no longer receive data: `auth_revoked` once its ID token has expired or its credential no
+    /// longer verifies (revoked, account disabled or deleted), `cancel` once the
     /// rules refuse it a read of its location (a failed read of the rules' data counts as a refusal); `nil` while it
     /// may.
     private func refusal(of listener: TreeListener) -> TreeEvent? {
         if let expiry = listener.expiresAt, TreeAccess.nowMillis() >= expiry * 1000 { return .authRevoked }
+        if let check = listener.credentialStillValid, !check() { return .authRevoked }
         do {
             return try access.canRead(listener.namespace, listener.location, listener.auth, query: listener.query)
                 ? nil : .cancel
@@ -179,8 +181,7 @@ final class TreeListenerHub: Sendable {
     private func tick() {
         let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners {
-            var event = refusal(of: listener) ?? .keepAlive
-            if event == .keepAlive, let check = listener.credentialStillValid, !check() { event = .authRevoked }
+            let event = refusal(of: listener) ?? .keepAlive
             let sent = listener.stream.send(event.frame())
             if event != .keepAlive { listener.stream.close() }
             if !sent || event != .keepAlive { remove(listener.id) }

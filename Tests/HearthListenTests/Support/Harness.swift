@@ -83,9 +83,14 @@ final class CoreHarness {
     var released: [TargetKey] { log.released }
     var ended: [String] { log.ended }
 
-    func open(_ id: String = "s1", caller: ListenCaller = ListenCaller(auth: nil)) -> FakeSink {
+    func open(
+        _ id: String = "s1", caller: ListenCaller = ListenCaller(auth: nil),
+        credentialStillValid: (@Sendable () -> Bool)? = nil
+    ) -> FakeSink {
         let sink = FakeSink()
-        core.open(session: id, database: testDatabase, caller: caller, sink: sink, now: time)
+        core.open(
+            session: id, database: testDatabase, caller: caller, sink: sink, credentialStillValid: credentialStillValid,
+            now: time)
         return sink
     }
 

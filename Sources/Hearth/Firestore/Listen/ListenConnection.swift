@@ -174,6 +174,10 @@ actor ListenConnection {
             case "REMOVE":
                 if let cause = change["cause"] {
                     let code = cause["status"]?.stringValue.flatMap(ErrorCode.init(name:))
+                    // The server ends a session whose credential expired or was revoked, and its stream next: the
+                    // reconnect signs in afresh and re-adds the target with its resume token (Firebase's SDKs retry
+                    // a listen refused as UNAUTHENTICATED the same way). A refused sign-in fails it there.
+                    if code == .unauthenticated { break }
                     let error = FirestoreErrorCode(
                         FirestoreErrorCode.Code(rawValue: code?.rawValue ?? 2) ?? .unknown,
                         cause["message"]?.stringValue ?? "The listener was removed.")
