@@ -108,23 +108,23 @@ extension AccountsAPI {
             if let email { inner["email"] = .string(email) }
             return AccountsJSON.response(["authEmulator": .object(inner)], status: status)
         }
-        var body = "<h1>\(Self.escape(success ?? error ?? ""))</h1>"
+        var body = "<h1>\((success ?? error ?? "").htmlEscaped)</h1>"
         if let continueURL, continueURL.hasPrefix("https://") || continueURL.hasPrefix("http://") {
-            body += "<p><a href=\"\(Self.escape(continueURL))\" rel=\"noreferrer\">Continue</a></p>"
+            body += "<p><a href=\"\(continueURL.htmlEscaped)\" rel=\"noreferrer\">Continue</a></p>"
         }
         return html(body, status: status)
     }
 
     private func resetForm(code: String, apiKey: String?, continueURL: String?, email: String) -> HTTPResponse {
         var hidden =
-            "<input type=\"hidden\" name=\"mode\" value=\"resetPassword\"><input type=\"hidden\" name=\"oobCode\" value=\"\(Self.escape(code))\">"
-        if let apiKey { hidden += "<input type=\"hidden\" name=\"apiKey\" value=\"\(Self.escape(apiKey))\">" }
+            "<input type=\"hidden\" name=\"mode\" value=\"resetPassword\"><input type=\"hidden\" name=\"oobCode\" value=\"\(code.htmlEscaped)\">"
+        if let apiKey { hidden += "<input type=\"hidden\" name=\"apiKey\" value=\"\(apiKey.htmlEscaped)\">" }
         if let continueURL {
-            hidden += "<input type=\"hidden\" name=\"continueUrl\" value=\"\(Self.escape(continueURL))\">"
+            hidden += "<input type=\"hidden\" name=\"continueUrl\" value=\"\(continueURL.htmlEscaped)\">"
         }
         return html(
             """
-            <h1>Reset your password</h1><p>for \(Self.escape(email))</p>
+            <h1>Reset your password</h1><p>for \(email.htmlEscaped)</p>
             <form method="post" action="/__/auth/action">\(hidden)
             <input type="password" name="newPassword" minlength="6" required autocomplete="new-password">
             <button type="submit">Save</button></form>
@@ -140,10 +140,5 @@ extension AccountsAPI {
         response.headers.add(name: "X-Frame-Options", value: "DENY")
         response.headers.add(name: "Referrer-Policy", value: "no-referrer")
         return response
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
