@@ -114,6 +114,8 @@ struct AggregationTests {
             FS.json(#"{"a":{"doubleValue":4611686018427387904.0}}"#))
     }
 
+    /// Only documents holding every sum/avg field take part, in the counts too (production; issue #17): f has
+    /// no `i` or `d`, c, e and h no `d`.
     @Test("several aggregations with aliases in one request, over a filtered query; default aliases field_N")
     func aliases() async throws {
         let c = try await seed()
@@ -124,7 +126,7 @@ struct AggregationTests {
         expectJSON(
             element["result"]?["aggregateFields"].map(FS.canonicalTimestamps),
             FS.json(
-                #"{"total":{"integerValue":"3"},"sumI":{"integerValue":"3"},"avgM":{"doubleValue":1.75},"capped":{"integerValue":"2"},"sumD":{"doubleValue":0.75}}"#
+                #"{"total":{"integerValue":"2"},"sumI":{"integerValue":"3"},"avgM":{"doubleValue":1.75},"capped":{"integerValue":"2"},"sumD":{"doubleValue":0.75}}"#
             ))
         #expect(element.objectValue?.keys.sorted() == ["readTime", "result"], "\(element.jsonString)")
 
@@ -132,7 +134,7 @@ struct AggregationTests {
             try await fields(
                 Q.query(c),
                 #"[{"count":{}},{"alias":"s","sum":{"field":{"fieldPath":"i"}}},{"avg":{"field":{"fieldPath":"d"}}}]"#),
-            FS.json(#"{"field_1":{"integerValue":"6"},"s":{"integerValue":"0"},"field_2":{"doubleValue":0.375}}"#),
+            FS.json(#"{"field_1":{"integerValue":"2"},"s":{"integerValue":"3"},"field_2":{"doubleValue":0.375}}"#),
             "unnamed aggregations are named field_1, field_2, …")
     }
 

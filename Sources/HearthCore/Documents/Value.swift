@@ -57,6 +57,11 @@ public enum Value: Sendable, Hashable {
     /// Whether this is an integer or a double.
     public var isNumber: Bool { typeOrder == 2 }
 
+    /// Whether this is null or NaN: values that only `==`, `!=` and the unary filters match. Firestore never
+    /// matches them with `<`, `<=`, `>`, `>=`, nor as an element of an `IN`, `ARRAY_CONTAINS` or
+    /// `ARRAY_CONTAINS_ANY` operand.
+    public var isNullOrNaN: Bool { self == .null || isNaN }
+
     /// Whether this is `NaN`.
     public var isNaN: Bool {
         if case .double(let d) = self { return d.isNaN }

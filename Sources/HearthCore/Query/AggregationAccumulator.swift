@@ -2,14 +2,20 @@
 ///
 /// `count` counts documents (capped at `upTo`). `sum` and `avg` take only numeric values (integers and
 /// doubles; null, strings and missing fields are skipped). A sum is an integer while every input is an integer
-/// and the total fits 64 bits, otherwise a double; NaN and infinities follow IEEE 754; the sum of nothing is the
-/// integer 0. An average is always a double, or null when there was no numeric input. Integer inputs are summed
+/// and the total fits 64 bits, otherwise a double: the exact sum of the finite inputs rounded once (as
+/// production: MAX, MAX, -MAX, -MAX sums to 0, not infinity); NaN and infinities follow IEEE 754; the sum of
+/// nothing is the integer 0. An average is always a double, or null when there was no numeric input. Integer inputs are summed
 /// exactly (in 128 bits), so the result does not depend on the order documents arrive in.
 public struct AggregationAccumulator: Sendable {
     private struct Numeric: Sendable {
         var integerSum: Int128 = 0
-        /// Starts at -0.0, the identity of IEEE addition, so a sum of only -0.0 stays -0.0.
-        var doubleSum: Double = -0.0
+        /// Every finite input, exactly, so a running total that overflows still ends finite when the sum is.
+        var exact = ExactSum()
+        /// IEEE sum of the non-finite inputs (NaN, ±infinity), which decide the result when present.
+        var special: Double = 0
+        var sawSpecial = false
+        /// Whether every double so far was -0.0, whose IEEE sum stays -0.0.
+        var onlyNegativeZeros = true
         var count: Int64 = 0
         var sawInteger = false
         var sawDouble = false
@@ -18,10 +24,17 @@ public struct AggregationAccumulator: Sendable {
             switch value {
             case .integer(let integer)?:
                 integerSum += Int128(integer)
+                exact.add(integer)
                 sawInteger = true
                 count += 1
             case .double(let double)?:
-                doubleSum += double
+                if double.isFinite {
+                    exact.add(double)
+                } else {
+                    special += double
+                    sawSpecial = true
+                }
+                if !(double == 0 && double.sign == .minus) { onlyNegativeZeros = false }
                 sawDouble = true
                 count += 1
             default:
@@ -29,7 +42,11 @@ public struct AggregationAccumulator: Sendable {
             }
         }
 
-        var total: Double { sawInteger ? Double(integerSum) + doubleSum : doubleSum }
+        var total: Double {
+            if sawSpecial { return special }
+            if exact.isZero { return !sawInteger && onlyNegativeZeros ? -0.0 : 0 }
+            return exact.value
+        }
     }
 
     private let aggregations: [AggregationQuery.Aggregation]

@@ -33,6 +33,20 @@ public struct AggregationQuery: Sendable, Equatable {
     /// The aggregations, in request order.
     public var aggregations: [Aggregation]
 
+    /// The fields every aggregated document must have. Production computes `sum` and `avg` through the field's
+    /// index, so only documents holding every such field (of any type) take part — in every aggregation of the
+    /// request, `count` too — and the query's offset and limit apply after that restriction.
+    public var aggregatedFields: [FieldPath] {
+        var fields: [FieldPath] = []
+        for aggregation in aggregations {
+            switch aggregation.kind {
+            case .count: continue
+            case .sum(let field), .average(let field): if !fields.contains(field) { fields.append(field) }
+            }
+        }
+        return fields
+    }
+
     /// Creates an aggregation query.
     public init(query: StructuredQuery, aggregations: [Aggregation]) {
         self.query = query

@@ -1,8 +1,11 @@
 extension QueryFilter {
     /// The composite operators of a `CompositeFilter`.
-    enum CompositeOperator: String, CaseIterable {
+    enum CompositeOperator: String, CaseIterable, ProtoEnum {
         case and = "AND"
         case or = "OR"
+
+        /// `google.firestore.v1.StructuredQuery.CompositeFilter.Operator` numbers.
+        var protoNumber: Int64 { self == .and ? 1 : 2 }
     }
 
     /// Decodes a REST `Filter`: exactly one of `compositeFilter`, `fieldFilter`, `unaryFilter`. Checks the shape

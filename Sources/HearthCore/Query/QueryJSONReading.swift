@@ -30,13 +30,13 @@ enum QueryJSONReading {
         return path
     }
 
-    /// Reads an enum member given by its proto name.
-    static func enumeration<E: RawRepresentable & CaseIterable>(
+    /// Reads an enum member given by its proto name or number.
+    static func enumeration<E: ProtoEnum>(
         _ reader: JSONObjectReader, _ name: String, type: String
-    ) throws(HearthError) -> E? where E.RawValue == String {
+    ) throws(HearthError) -> E? {
         guard let json = reader[name] else { return nil }
         let names = E.allCases.map(\.rawValue)
-        guard case .string(let text) = json, let value = E(rawValue: text) else {
+        guard let value = E(protoJSON: json) else {
             throw .invalidArgument(
                 "Invalid value at '\(reader.location(of: name))' (type.googleapis.com/google.firestore.v1.\(type)), \(json.jsonString.prefix(64)): expected one of \(names.joined(separator: ", "))."
             )

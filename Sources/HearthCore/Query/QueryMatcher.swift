@@ -17,9 +17,11 @@ public enum QueryMatcher {
     /// Whether a document passes the filter alone.
     ///
     /// Comparisons (`<`, `<=`, `>`, `>=`, `==`) match only values of the operand's type order (integers and
-    /// doubles compare numerically; NaN sorts below every other number and equals itself). `!=`, NOT_IN,
-    /// IS_NOT_NULL and IS_NOT_NAN never match a missing or null field; NOT_IN with a null in its list matches
-    /// nothing. IN, NOT_IN and the array operators use value equivalence (`1 == 1.0`, `-0.0 == 0.0`).
+    /// doubles compare numerically; NaN equals itself). As in production, `<`, `<=`, `>` and `>=` never match
+    /// a null or NaN value or operand, and IN, ARRAY_CONTAINS and ARRAY_CONTAINS_ANY ignore null and NaN
+    /// operands. `!=`, NOT_IN, IS_NOT_NULL and IS_NOT_NAN never match a missing or null field; NOT_IN with a
+    /// null in its list matches nothing. IN, NOT_IN and the array operators use value equivalence (`1 == 1.0`,
+    /// `-0.0 == 0.0`).
     public static func passes(_ filter: QueryFilter, path: ResourcePath, fields: [String: Value]) -> Bool {
         switch filter {
         case .and(let filters):
@@ -61,15 +63,19 @@ public enum QueryMatcher {
         switch op {
         case .notEqual:
             return value != .null && Value.compare(value, operand) != 0
-        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal:
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            guard !value.isNullOrNaN, !operand.isNullOrNaN else { return false }
+            return value.typeOrder == operand.typeOrder && op.accepts(Value.compare(value, operand))
+        case .equal:
             return value.typeOrder == operand.typeOrder && op.accepts(Value.compare(value, operand))
         case .arrayContains:
+            guard !operand.isNullOrNaN else { return false }
             return value.arrayElements?.contains { $0.isEquivalent(to: operand) } ?? false
         case .arrayContainsAny:
             guard let elements = value.arrayElements, let wanted = operand.arrayElements else { return false }
-            return elements.contains { element in wanted.contains { element.isEquivalent(to: $0) } }
+            return elements.contains { element in wanted.contains { !$0.isNullOrNaN && element.isEquivalent(to: $0) } }
         case .in:
-            return operand.arrayElements?.contains { value.isEquivalent(to: $0) } ?? false
+            return operand.arrayElements?.contains { !$0.isNullOrNaN && value.isEquivalent(to: $0) } ?? false
         case .notIn:
             guard let excluded = operand.arrayElements, !excluded.contains(.null), value != .null else { return false }
             return !excluded.contains { value.isEquivalent(to: $0) }

@@ -85,10 +85,19 @@ extension StructuredQuery {
     }
 
     /// The directions of an `Order`.
-    private enum Direction: String, CaseIterable {
+    private enum Direction: String, CaseIterable, ProtoEnum {
         case unspecified = "DIRECTION_UNSPECIFIED"
         case ascending = "ASCENDING"
         case descending = "DESCENDING"
+
+        /// `google.firestore.v1.StructuredQuery.Direction` numbers.
+        var protoNumber: Int64 {
+            switch self {
+            case .unspecified: 0
+            case .ascending: 1
+            case .descending: 2
+            }
+        }
     }
 
     /// Reads an `Order` (`{"field": {"fieldPath": …}, "direction": "DESCENDING"}`); the direction defaults to

@@ -124,7 +124,8 @@ extension FieldTransform {
         }
         switch kind {
         case "setToServerValue":
-            guard try reader.string(kind) == "REQUEST_TIME" else {
+            // Proto3 JSON gives the enum by name or by number (REQUEST_TIME is 1).
+            guard let value = reader[kind], value == .string("REQUEST_TIME") || value == .integer(1) || value == .double(1) else {
                 throw .invalidArgument("Invalid value at '\(member)': the only server value is \"REQUEST_TIME\".")
             }
             self.init(fieldPath: path, kind: .serverTimestamp)

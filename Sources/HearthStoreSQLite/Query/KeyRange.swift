@@ -75,9 +75,16 @@ struct ComponentRanges {
         return KeyRange(lower: prefix + low, upper: high[0] == 0xFF ? KeyRange.successor(ofPrefix: prefix) : prefix + high)
     }
 
-    /// Keys whose component compares to `value` as `op` does (within the value's type).
+    /// Keys whose component compares to `value` as `op` does (within the value's type). Null and NaN take no
+    /// part in `<`, `<=`, `>`, `>=`: a null or NaN operand allows nothing, and a number range leaves NaN out.
     func compare(_ op: FieldOperator, _ value: Value) -> KeyRange {
-        let type = sameType(as: value)
+        if value.isNullOrNaN { return KeyRange(lower: prefix, upper: prefix) }
+        var type = sameType(as: value)
+        if value.isNumber {
+            // NaN's key is the number tag then 0x00, every other number's the tag then 0x01.
+            let nan = component(.double(.nan))
+            if descending { type.upper = prefix + nan } else { type.lower = KeyRange.successor(ofPrefix: prefix + nan) }
+        }
         let start = prefix + component(value)
         let pastEqual = KeyRange.successor(ofPrefix: start)
         // In ascending order "less" is lower bytes; descending flips it.

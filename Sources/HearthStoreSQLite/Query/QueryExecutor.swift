@@ -10,6 +10,8 @@ struct QueryExecutor {
     /// The normalized query.
     let query: StructuredQuery
     let plans: [ConjunctPlan]
+    /// Fields a document must have to count as a match, before offset and limit (an aggregation's fields).
+    var requiredFields: [FieldPath] = []
     var statistics = QueryStatistics()
 
     /// A document that matched, with its decoded fields (for ordering and aggregation).
@@ -20,7 +22,7 @@ struct QueryExecutor {
 
     /// The results, in order.
     mutating func run() throws -> [Match] {
-        var streams = try plans.map { try MatchStream(db: db, query: query, plan: $0) }
+        var streams = try plans.map { try MatchStream(db: db, query: query, plan: $0, requiredFields: requiredFields) }
         var heads: [Match?] = []
         for index in streams.indices { heads.append(try streams[index].next(&statistics)) }
         var results: [Match] = []
@@ -54,11 +56,13 @@ struct QueryExecutor {
 
     /// How many documents match, counting index entries alone when the plan is exact.
     mutating func count(upTo: Int64?) throws -> Int64 {
-        if plans.count == 1, plans[0].exact, query.offset == 0, query.limit == nil {
+        if plans.count == 1, plans[0].exact, requiredFields.isEmpty, query.offset == 0, query.limit == nil {
             return try IndexCount(db: db, query: query).count(plans[0].scan, upTo: upTo, &statistics)
         }
         var limited = self
-        if let upTo { limited = QueryExecutor(db: db, query: Self.capped(query, upTo), plans: plans) }
+        if let upTo {
+            limited = QueryExecutor(db: db, query: Self.capped(query, upTo), plans: plans, requiredFields: requiredFields)
+        }
         let matches = try limited.run()
         statistics = limited.statistics
         return Int64(matches.count)
@@ -76,12 +80,14 @@ struct QueryExecutor {
 private struct MatchStream {
     let db: SQLiteConnection
     let query: StructuredQuery
+    let requiredFields: [FieldPath]
     private var source: any CandidateSource
     private var finished = false
 
-    init(db: SQLiteConnection, query: StructuredQuery, plan: ConjunctPlan) throws {
+    init(db: SQLiteConnection, query: StructuredQuery, plan: ConjunctPlan, requiredFields: [FieldPath]) throws {
         self.db = db
         self.query = query
+        self.requiredFields = requiredFields
         let collection = query.parent.appending(query.collectionID)
         switch plan.scan {
         case .names(let descending, var bounds):
@@ -157,7 +163,9 @@ private struct MatchStream {
                 finished = true
                 return nil
             }
-            if QueryMatcher.matches(path: path, fields: fields, query: query) {
+            if requiredFields.allSatisfy({ fields.value(at: $0) != nil }),
+                QueryMatcher.matches(path: path, fields: fields, query: query)
+            {
                 return QueryExecutor.Match(document: document, fields: fields)
             }
         }

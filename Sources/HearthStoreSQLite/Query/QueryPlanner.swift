@@ -28,7 +28,7 @@ struct QueryPlanner {
             case .field(let field, let op, let list) = terms[index]
         {
             var plans: [ConjunctPlan] = []
-            for value in list.arrayElements ?? [] {
+            for value in list.matchableElements {
                 var expanded = terms
                 expanded[index] = .field(field, op == .in ? .equal : .arrayContains, value)
                 plans += try plan(expanded, expansions: expansions + 1)
@@ -135,12 +135,13 @@ struct QueryPlanner {
             case .field(_, .equal, let value):
                 streams.append(.point(field: name, kind: .value, key: IndexKey.encode(value)))
             case .field(_, .in, let list):
-                streams.append(.union((list.arrayElements ?? []).map { .point(field: name, kind: .value, key: IndexKey.encode($0)) }))
+                streams.append(.union(list.matchableElements.map { .point(field: name, kind: .value, key: IndexKey.encode($0)) }))
             case .field(_, .arrayContains, let value):
-                streams.append(.point(field: name, kind: .arrayElement, key: IndexKey.encode(value)))
+                let key = IndexKey.encode(value)
+                streams.append(value.isNullOrNaN ? .union([]) : .point(field: name, kind: .arrayElement, key: key))
             case .field(_, .arrayContainsAny, let list):
                 streams.append(
-                    .union((list.arrayElements ?? []).map { .point(field: name, kind: .arrayElement, key: IndexKey.encode($0)) }))
+                    .union(list.matchableElements.map { .point(field: name, kind: .arrayElement, key: IndexKey.encode($0)) }))
             case .unary(_, .isNull):
                 streams.append(.point(field: name, kind: .value, key: IndexKey.encode(.null)))
             case .unary(_, .isNaN):

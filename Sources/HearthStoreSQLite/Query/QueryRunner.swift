@@ -26,7 +26,7 @@ enum QueryRunner {
     {
         let normalized = aggregation.query.normalized()
         let plans = try QueryPlanner(query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)).plan()
-        var executor = QueryExecutor(db: db, query: normalized, plans: plans)
+        var executor = QueryExecutor(db: db, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
         var values: [String: Value]
         let onlyCounts = aggregation.aggregations.allSatisfy { if case .count = $0.kind { true } else { false } }
         if onlyCounts {

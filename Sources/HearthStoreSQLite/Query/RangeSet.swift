@@ -69,7 +69,7 @@ struct RangeSet: Sendable, Equatable {
             case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
                 return RangeSet([component.compare(op, value)])
             case .in:
-                return RangeSet((value.arrayElements ?? []).map(component.equal))
+                return RangeSet(value.matchableElements.map(component.equal))
             case .notEqual:
                 return everything(component).subtracting(component.equal(value))
             case .notIn:
@@ -93,9 +93,14 @@ struct RangeSet: Sendable, Equatable {
     static func allowedElements(by term: QueryFilter, component: ComponentRanges) -> RangeSet? {
         guard case .field(_, let op, let value) = term else { return nil }
         switch op {
-        case .arrayContains: return RangeSet([component.equal(value)])
-        case .arrayContainsAny: return RangeSet((value.arrayElements ?? []).map(component.equal))
+        case .arrayContains: return RangeSet(value.isNullOrNaN ? [] : [component.equal(value)])
+        case .arrayContainsAny: return RangeSet(value.matchableElements.map(component.equal))
         default: return nil
         }
     }
+}
+
+extension Value {
+    /// The elements of an `IN` or `ARRAY_CONTAINS_ANY` operand that can match: null and NaN never do.
+    var matchableElements: [Value] { (arrayElements ?? []).filter { !$0.isNullOrNaN } }
 }
