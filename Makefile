@@ -1,9 +1,8 @@
 # Hearth — developer entry points (GNU make).
 #
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
-#   make test     packages + .venv, build with warnings as errors, swift test, Python compatibility, browser tests,
-#                 CLI contract,
-#                 then `make fuzz` (Linux)
+#   make test     packages + .venv, make lint, build with warnings as errors, swift test, Python compatibility,
+#                 browser tests (headless Chromium), CLI contract, then `make fuzz` (Linux)
 #   make fuzz     libFuzzer on the rules parsers and evaluator for FUZZ_SECONDS (60) — docs/rules.md
 #   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md
 #   make format   swift format in place;  make lint: swift format lint --strict
@@ -59,7 +58,7 @@ release-bench:
 run: deps-run release
 	"$$($(SWIFT) build -c release --show-bin-path)/hearth" serve --host 127.0.0.1 --port 8080 --data ./hearth-data --dev
 
-test: deps-test venv
+test: deps-test venv lint
 	$(SWIFT) build --build-tests $(WERROR)
 	@# Serial: with everything in parallel on a 2-core machine, some test blocks Swift's cooperative thread pool
 	@# and unrelated suites stall for ~20 s until their harness timeouts fire (seen once in CI); serial takes ~50 s.

@@ -61,7 +61,9 @@ struct Epoll {
         guard count > 0 else { return [] }
         return buffer.withUnsafeBytes { raw in
             (0..<Int(count)).map { index in
-                Int32(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self))
+                Int32(
+                    truncatingIfNeeded: raw.loadUnaligned(
+                        fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self))
             }
         }
     }

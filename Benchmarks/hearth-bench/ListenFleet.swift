@@ -243,7 +243,10 @@ final class FleetLoop: Sendable {
         var events = [UInt8](repeating: 0, count: 512 * Epoll.eventSize)
         var scratch = [UInt8](repeating: 0, count: 65_536)
         while !stopping.load(ordering: .relaxed) {
-            for adoption in incoming.withLock({ list in defer { list = [] }; return list }) {
+            for adoption in incoming.withLock({ list in
+                defer { list = [] }
+                return list
+            }) {
                 var connection = Connection(fd: adoption.fd, index: adoption.index, decoder: adoption.decoder)
                 // Events that arrived together with the session event.
                 Self.dispatch(&connection, fleet)

@@ -58,8 +58,10 @@ struct QueryBenchmark {
                     "POST", LuaScripts.documentsPath + ":runQuery", json: body, bodyContains: "explainMetrics")
                 let latency = try wrk.run(
                     WrkLoad(
-                        name: "hearth, query on \(size) documents", url: server.baseURL + LuaScripts.documentsPath + ":runQuery",
-                        script: LuaScripts.post(body: Self.runQueryBody(collection: collection, owner: "u7", explain: false)),
+                        name: "hearth, query on \(size) documents",
+                        url: server.baseURL + LuaScripts.documentsPath + ":runQuery",
+                        script: LuaScripts.post(
+                            body: Self.runQueryBody(collection: collection, owner: "u7", explain: false)),
                         threads: 1, connections: 1, duration: min(options.duration, 5)))
                 results.sizes.append(
                     SizeResult(
@@ -72,7 +74,8 @@ struct QueryBenchmark {
                 for _ in 0..<5 {
                     let start = ContinuousClock.now
                     let text = try client.expect(
-                        "POST", LuaScripts.documentsPath + ":runAggregationQuery", json: Self.countBody(collection: largest),
+                        "POST", LuaScripts.documentsPath + ":runAggregationQuery",
+                        json: Self.countBody(collection: largest),
                         bodyContains: "aggregateFields")
                     results.countMilliseconds.append((ContinuousClock.now - start).seconds * 1000)
                     results.countDocuments = Self.integerValue(in: text) ?? 0
@@ -108,11 +111,13 @@ struct QueryBenchmark {
                 let writes = (start..<min(start + 500, count)).map { number -> String in
                     let name = "projects/demo/databases/(default)/documents/\(collection)/d\(number)"
                     let date = Int.random(in: 0..<1_000_000_000, using: &random)
-                    return #"{"update":{"name":"\#(name)","fields":{"owner":{"stringValue":"u\#(number % Self.owners)"},"date":{"integerValue":"\#(date)"},"kind":{"stringValue":"todo"},"title":{"stringValue":"todo \#(number)"}}}}"#
+                    return
+                        #"{"update":{"name":"\#(name)","fields":{"owner":{"stringValue":"u\#(number % Self.owners)"},"date":{"integerValue":"\#(date)"},"kind":{"stringValue":"todo"},"title":{"stringValue":"todo \#(number)"}}}}"#
                 }
                 do {
                     try client.expect(
-                        "POST", LuaScripts.documentsPath + ":commit", json: #"{"writes":[\#(writes.joined(separator: ","))]}"#,
+                        "POST", LuaScripts.documentsPath + ":commit",
+                        json: #"{"writes":[\#(writes.joined(separator: ","))]}"#,
                         bodyContains: "commitTime")
                 } catch {
                     failure.withLock { $0 = error }
@@ -126,8 +131,12 @@ struct QueryBenchmark {
     /// ABORTED; returns commits per second and the share of attempts that aborted.
     private func hotTransactions(client: SetupClient) throws -> (Double, Double) {
         let documents = LuaScripts.documentsPath
-        let writes = (0..<100).map { #"{"update":{"name":"projects/demo/databases/(default)/documents/hot/c\#($0)","fields":{"n":{"integerValue":"0"}}}}"# }
-        try client.expect("POST", documents + ":commit", json: #"{"writes":[\#(writes.joined(separator: ","))]}"#, bodyContains: "commitTime")
+        let writes = (0..<100).map {
+            #"{"update":{"name":"projects/demo/databases/(default)/documents/hot/c\#($0)","fields":{"n":{"integerValue":"0"}}}}"#
+        }
+        try client.expect(
+            "POST", documents + ":commit", json: #"{"writes":[\#(writes.joined(separator: ","))]}"#,
+            bodyContains: "commitTime")
         let committed = Mutex(0)
         let aborted = Mutex(0)
         let failure = Mutex<String?>(nil)
@@ -144,11 +153,14 @@ struct QueryBenchmark {
                         return
                     }
                     let read = try client.send(
-                        "POST", documents + ":batchGet", json: #"{"transaction":"\#(transaction)","documents":["\#(name)"]}"#)
+                        "POST", documents + ":batchGet",
+                        json: #"{"transaction":"\#(transaction)","documents":["\#(name)"]}"#)
                     let value = Self.integerValue(in: read.body) ?? 0
                     let commit = try client.send(
                         "POST", documents + ":commit",
-                        json: #"{"transaction":"\#(transaction)","writes":[{"update":{"name":"\#(name)","fields":{"n":{"integerValue":"\#(value + 1)"}}}}]}"#)
+                        json:
+                            #"{"transaction":"\#(transaction)","writes":[{"update":{"name":"\#(name)","fields":{"n":{"integerValue":"\#(value + 1)"}}}}]}"#
+                    )
                     switch commit.status {
                     case 200: committed.withLock { $0 += 1 }
                     case 409: aborted.withLock { $0 += 1 }
@@ -167,12 +179,15 @@ struct QueryBenchmark {
     }
 
     static func runQueryBody(collection: String, owner: String, explain: Bool) -> String {
-        let query = #"{"from":[{"collectionId":"\#(collection)"}],"where":{"fieldFilter":{"field":{"fieldPath":"owner"},"op":"EQUAL","value":{"stringValue":"\#(owner)"}}},"orderBy":[{"field":{"fieldPath":"date"},"direction":"DESCENDING"}],"limit":20}"#
-        return explain ? #"{"structuredQuery":\#(query),"explainOptions":{"analyze":true}}"# : #"{"structuredQuery":\#(query)}"#
+        let query =
+            #"{"from":[{"collectionId":"\#(collection)"}],"where":{"fieldFilter":{"field":{"fieldPath":"owner"},"op":"EQUAL","value":{"stringValue":"\#(owner)"}}},"orderBy":[{"field":{"fieldPath":"date"},"direction":"DESCENDING"}],"limit":20}"#
+        return explain
+            ? #"{"structuredQuery":\#(query),"explainOptions":{"analyze":true}}"# : #"{"structuredQuery":\#(query)}"#
     }
 
     static func countBody(collection: String, explain: Bool = false) -> String {
-        let body = #""structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"\#(collection)"}],"where":{"fieldFilter":{"field":{"fieldPath":"kind"},"op":"EQUAL","value":{"stringValue":"todo"}}}},"aggregations":[{"alias":"n","count":{}}]}"#
+        let body =
+            #""structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"\#(collection)"}],"where":{"fieldFilter":{"field":{"fieldPath":"kind"},"op":"EQUAL","value":{"stringValue":"todo"}}}},"aggregations":[{"alias":"n","count":{}}]}"#
         return explain ? #"{\#(body),"explainOptions":{"analyze":true}}"# : "{\(body)}"
     }
 

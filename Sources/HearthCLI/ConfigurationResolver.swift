@@ -5,12 +5,15 @@ import HearthServer
 /// Merges the sources of configuration: flags win over `HEARTH_*` environment variables, which win over the
 /// config file, which wins over the defaults.
 enum ConfigurationResolver {
-    private static let keys: [(flag: String, environment: String, file: String)] = [
-        ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
-        ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
-        ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"), ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
-        ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"), ("--indexes", "HEARTH_INDEXES", "indexes"),
-    ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
+    private static let keys: [(flag: String, environment: String, file: String)] =
+        [
+            ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
+            ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
+            ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"),
+            ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
+            ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
+            ("--indexes", "HEARTH_INDEXES", "indexes"),
+        ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -20,7 +23,8 @@ enum ConfigurationResolver {
         func value(_ flag: String) -> String? {
             let key = keys.first { $0.flag == flag }!
             if flag == "--dev", flags.switches.contains("--dev") { return "1" }
-            return flags.values[flag] ?? environment[key.environment].flatMap { $0.isEmpty ? nil : $0 } ?? file[key.file]
+            return flags.values[flag] ?? environment[key.environment].flatMap { $0.isEmpty ? nil : $0 }
+                ?? file[key.file]
         }
         func fail(_ message: String) -> CommandLineArguments.UsageError {
             CommandLineArguments.UsageError(description: message)
@@ -28,22 +32,30 @@ enum ConfigurationResolver {
         var configuration = ServerConfiguration()
         configuration.threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
         if let host = value("--host") {
-            guard host.split(separator: ".").count == 4, host.split(separator: ".").allSatisfy({ UInt8($0) != nil }) else {
+            guard host.split(separator: ".").count == 4, host.split(separator: ".").allSatisfy({ UInt8($0) != nil })
+            else {
                 throw fail("--host must be an IPv4 address such as 127.0.0.1, not \(host)")
             }
             configuration.host = host
         }
         if let port = value("--port") {
-            guard let number = Int(port), (0...65535).contains(number) else { throw fail("--port must be 0…65535, not \(port)") }
+            guard let number = Int(port), (0...65535).contains(number) else {
+                throw fail("--port must be 0…65535, not \(port)")
+            }
             configuration.port = number
         }
         if let data = value("--data") { configuration.dataDirectory = data }
         if let project = value("--project") {
-            guard !project.isEmpty, !project.contains("/") else { throw fail("--project must be a project ID without '/'") }
+            guard !project.isEmpty, !project.contains("/") else {
+                throw fail("--project must be a project ID without '/'")
+            }
             configuration.projectID = project
         }
         if let dev = value("--dev") {
-            guard let flag = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][dev.lowercased()] else {
+            guard
+                let flag = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][
+                    dev.lowercased()]
+            else {
                 throw fail("HEARTH_DEV must be 1 or 0, not \(dev)")
             }
             configuration.devMode = flag
@@ -53,12 +65,16 @@ enum ConfigurationResolver {
             ("--indexes", \ServerConfiguration.indexesFile),
         ] {
             if let path = value(flag) {
-                guard FileManager.default.isReadableFile(atPath: path) else { throw fail("\(flag): cannot read \(path)") }
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw fail("\(flag): cannot read \(path)")
+                }
                 configuration[keyPath: keyPath] = path
             }
         }
         if let level = value("--log-level") {
-            guard let parsed = Logger.Level(name: level) else { throw fail("--log-level must be debug, info, warning or error") }
+            guard let parsed = Logger.Level(name: level) else {
+                throw fail("--log-level must be debug, info, warning or error")
+            }
             configuration.logLevel = parsed
         }
         if let threads = value("--threads") {
@@ -88,7 +104,9 @@ enum ConfigurationResolver {
             case .string(let text): values[key] = text
             case .integer(let number): values[key] = String(number)
             case .bool(let flag): values[key] = flag ? "1" : "0"
-            default: throw CommandLineArguments.UsageError(description: "--config: \"\(key)\" must be a string, number or boolean")
+            default:
+                throw CommandLineArguments.UsageError(
+                    description: "--config: \"\(key)\" must be a string, number or boolean")
             }
         }
         return values

@@ -31,8 +31,12 @@ public enum HearthCommand {
         case "users": return UsersCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "keys": return KeysCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "rules": return RulesCommand.run(Array(arguments.dropFirst()), environment: environment)
-        case "version", "--version": print("hearth \(version)"); return 0
-        case "help", "--help", "-h": print(help); return 0
+        case "version", "--version":
+            print("hearth \(version)")
+            return 0
+        case "help", "--help", "-h":
+            print(help)
+            return 0
         default:
             FileHandle.standardError.write(Data("hearth: unknown command '\(command)'\n\n\(help)\n".utf8))
             return 64

@@ -30,10 +30,10 @@ enum ServeCommand {
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + CORSOptions.help + ConnectionOptions.help + AccountsOptions.help + """
-          --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
-                                  databaseRules, logLevel, threads      HEARTH_CONFIG
-          -h, --help              show this help
-        """
+              --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
+                                      databaseRules, logLevel, threads      HEARTH_CONFIG
+              -h, --help              show this help
+            """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         let configuration: ServerConfiguration
@@ -41,7 +41,8 @@ enum ServeCommand {
             let parsed = try CommandLineArguments(
                 arguments,
                 valueFlags: Set<String>([
-                    "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--indexes", "--log-level",
+                    "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--indexes",
+                    "--log-level",
                     "--threads", "--config",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
                     .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags),
@@ -55,7 +56,8 @@ enum ServeCommand {
             }
             configuration = try ConfigurationResolver.resolve(flags: parsed, environment: environment)
         } catch {
-            FileHandle.standardError.write(Data("hearth serve: \(error)\nRun 'hearth serve --help' for the options.\n".utf8))
+            FileHandle.standardError.write(
+                Data("hearth serve: \(error)\nRun 'hearth serve --help' for the options.\n".utf8))
             return 64
         }
 
@@ -86,7 +88,7 @@ enum ServeCommand {
         FileHandle.standardOutput.write(Data("listening on http://\(configuration.host):\(port)\n".utf8))
         stopped.wait()
         application.stop()
-        signals.forEach { $0.cancel() }
+        for source in signals { source.cancel() }
         return 0
     }
 }

@@ -57,8 +57,10 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
     /// Decodes one entry of the `indexes` list.
     /// - Throws: `INVALID_ARGUMENT` naming what is wrong.
     public init(firestoreJSON json: JSONValue, at location: String) throws(HearthError) {
-        let reader = try JSONObjectReader(json, at: location, allowed: ["collectionGroup", "queryScope", "fields", "density", "apiScope"])
-        guard let collection = try reader.string("collectionGroup"), !collection.isEmpty, !collection.contains("/") else {
+        let reader = try JSONObjectReader(
+            json, at: location, allowed: ["collectionGroup", "queryScope", "fields", "density", "apiScope"])
+        guard let collection = try reader.string("collectionGroup"), !collection.isEmpty, !collection.contains("/")
+        else {
             throw .invalidArgument("\(location): collectionGroup must be a collection ID such as \"todos\".")
         }
         let scopeText = try reader.string("queryScope") ?? "COLLECTION"
@@ -68,7 +70,8 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
         var fields: [Field] = []
         var explicitNameDescending: Bool?
         for (index, item) in (try reader.array("fields") ?? []).enumerated() {
-            let fieldReader = try JSONObjectReader(item, at: "\(location).fields[\(index)]", allowed: ["fieldPath", "order", "arrayConfig"])
+            let fieldReader = try JSONObjectReader(
+                item, at: "\(location).fields[\(index)]", allowed: ["fieldPath", "order", "arrayConfig"])
             guard let pathText = try fieldReader.string("fieldPath") else {
                 throw .invalidArgument("\(fieldReader.location): fieldPath is required.")
             }
@@ -79,7 +82,8 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
             case ("DESCENDING"?, nil): mode = .descending
             case (nil, "CONTAINS"?): mode = .arrayContains
             default:
-                throw .invalidArgument("\(fieldReader.location): give \"order\": ASCENDING|DESCENDING or \"arrayConfig\": CONTAINS.")
+                throw .invalidArgument(
+                    "\(fieldReader.location): give \"order\": ASCENDING|DESCENDING or \"arrayConfig\": CONTAINS.")
             }
             if path == .documentName {
                 // `__name__` is implicit at the end; an explicit trailing one only restates its direction.
@@ -131,7 +135,8 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
         if nameDescending != (fields.last?.mode == .descending) {
             all.append("{\"fieldPath\":\"__name__\",\"order\":\"\(nameDescending ? "DESCENDING" : "ASCENDING")\"}")
         }
-        return "{\"collectionGroup\":\(JSONValue.string(collectionID).jsonString),\"queryScope\":\"\(scope.rawValue)\",\"fields\":[\(all.joined(separator: ","))]}"
+        return
+            "{\"collectionGroup\":\(JSONValue.string(collectionID).jsonString),\"queryScope\":\"\(scope.rawValue)\",\"fields\":[\(all.joined(separator: ","))]}"
     }
 }
 

@@ -14,7 +14,8 @@ public struct TransactionID: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `INVALID_ARGUMENT` when it is not base64.
     public init(base64 text: String) throws(HearthError) {
         guard let bytes = Base64URL.decode(text), !bytes.isEmpty else {
-            throw .invalidArgument("Invalid transaction \"\(text.prefix(40))\": pass the transaction returned by beginTransaction.")
+            throw .invalidArgument(
+                "Invalid transaction \"\(text.prefix(40))\": pass the transaction returned by beginTransaction.")
         }
         self.bytes = bytes
     }
@@ -22,6 +23,7 @@ public struct TransactionID: Sendable, Hashable, CustomStringConvertible {
     /// The wire form (standard base64, as protobuf JSON writes bytes).
     public var base64: String { Base64URL.encodeStandard(bytes) }
 
+    /// The token as clients send it back: base64.
     public var description: String { base64 }
 }
 

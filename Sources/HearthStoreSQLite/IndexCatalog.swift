@@ -58,7 +58,8 @@ final class IndexCatalog: Sendable {
     }
 
     /// Brings one document's composite entries from its old to its new fields.
-    func updateEntries(path: ResourcePath, old: [String: Value]?, new: [String: Value]?, in db: SQLiteConnection) throws {
+    func updateEntries(path: ResourcePath, old: [String: Value]?, new: [String: Value]?, in db: SQLiteConnection) throws
+    {
         let indexes = self.indexes(forCollectionID: path.parent.lastSegment)
         guard !indexes.isEmpty, path.isDocument else { return }
         for index in indexes {
@@ -96,7 +97,8 @@ final class IndexCatalog: Sendable {
             """)
         for row in rows {
             let path = ResourcePath(
-                segments: ((row[0].stringValue ?? "") + "/" + (row[1].stringValue ?? "")).split(separator: "/").map(String.init))
+                segments: ((row[0].stringValue ?? "") + "/" + (row[1].stringValue ?? "")).split(separator: "/").map(
+                    String.init))
             let fields = try Value.decodeFields(try JSONParser.parse(row[2].blobValue ?? []), at: "")
             let scope = index.definition.scope(of: path)
             for key in Set(index.definition.keys(for: fields)) {

@@ -13,8 +13,14 @@ struct AggregationTests {
     private func seed() async throws -> String {
         let c = FS.unique("agg")
         let docs: [(String, String)] = [
-            ("a", #"{"g":\#(Q.string("A")),"i":\#(Q.int(1)),"m":\#(Q.int(1)),"big":\#(Q.int(.max)),"d":\#(Q.double(0.5)),"s":\#(Q.string("x"))}"#),
-            ("b", #"{"g":\#(Q.string("A")),"i":\#(Q.int(2)),"m":\#(Q.double(2.5)),"big":\#(Q.int(1)),"d":\#(Q.double(0.25))}"#),
+            (
+                "a",
+                #"{"g":\#(Q.string("A")),"i":\#(Q.int(1)),"m":\#(Q.int(1)),"big":\#(Q.int(.max)),"d":\#(Q.double(0.5)),"s":\#(Q.string("x"))}"#
+            ),
+            (
+                "b",
+                #"{"g":\#(Q.string("A")),"i":\#(Q.int(2)),"m":\#(Q.double(2.5)),"big":\#(Q.int(1)),"d":\#(Q.double(0.25))}"#
+            ),
             ("c", #"{"g":\#(Q.string("B")),"i":\#(Q.int(3)),"m":\#(Q.string("7"))}"#),
             ("e", #"{"g":\#(Q.string("B")),"m":\#(Q.null),"i":\#(Q.null)}"#),
             ("f", #"{"g":\#(Q.string("A")),"m":\#(Q.bool(true))}"#),
@@ -36,11 +42,14 @@ struct AggregationTests {
     @Test("count, count with upTo below, at and above the total, and over an empty result")
     func count() async throws {
         let c = try await seed()
-        expectJSON(try await fields(Q.query(c), #"[{"alias":"n","count":{}}]"#), FS.json(#"{"n":{"integerValue":"6"}}"#))
         expectJSON(
-            try await fields(Q.query(c), #"[{"alias":"n","count":{"upTo":"4"}}]"#), FS.json(#"{"n":{"integerValue":"4"}}"#))
+            try await fields(Q.query(c), #"[{"alias":"n","count":{}}]"#), FS.json(#"{"n":{"integerValue":"6"}}"#))
         expectJSON(
-            try await fields(Q.query(c), #"[{"alias":"n","count":{"upTo":6}}]"#), FS.json(#"{"n":{"integerValue":"6"}}"#))
+            try await fields(Q.query(c), #"[{"alias":"n","count":{"upTo":"4"}}]"#),
+            FS.json(#"{"n":{"integerValue":"4"}}"#))
+        expectJSON(
+            try await fields(Q.query(c), #"[{"alias":"n","count":{"upTo":6}}]"#),
+            FS.json(#"{"n":{"integerValue":"6"}}"#))
         expectJSON(
             try await fields(Q.query(c), #"[{"alias":"n","count":{"upTo":{"value":"100"}}}]"#),
             FS.json(#"{"n":{"integerValue":"6"}}"#))
@@ -51,14 +60,16 @@ struct AggregationTests {
             try await fields(Q.query(FS.unique("none")), #"[{"alias":"n","count":{}}]"#),
             FS.json(#"{"n":{"integerValue":"0"}}"#))
         expectJSON(
-            try await fields(Q.query(c, limit: 2), #"[{"alias":"n","count":{}}]"#), FS.json(#"{"n":{"integerValue":"2"}}"#),
+            try await fields(Q.query(c, limit: 2), #"[{"alias":"n","count":{}}]"#),
+            FS.json(#"{"n":{"integerValue":"2"}}"#),
             "the query's limit applies")
         expectJSON(
             try await fields(Q.query(c, orderBy: [Q.order("d")]), #"[{"alias":"n","count":{}}]"#),
             FS.json(#"{"n":{"integerValue":"2"}}"#), "documents without an ordered field are not counted")
     }
 
-    @Test("sum: integers stay integers; doubles or mixed give a double; overflow gives a double; non-numbers are ignored")
+    @Test(
+        "sum: integers stay integers; doubles or mixed give a double; overflow gives a double; non-numbers are ignored")
     func sum() async throws {
         let c = try await seed()
         expectJSON(
@@ -76,7 +87,8 @@ struct AggregationTests {
             try await fields(Q.query(c), #"[{"alias":"s","sum":{"field":{"fieldPath":"m"}}}]"#),
             FS.json(#"{"s":{"doubleValue":3.5}}"#), "1 + 2.5; string, null, boolean and array ignored")
         expectJSON(
-            FS.canonicalTimestamps(try await fields(Q.query(c), #"[{"alias":"s","sum":{"field":{"fieldPath":"big"}}}]"#) ?? .null),
+            FS.canonicalTimestamps(
+                try await fields(Q.query(c), #"[{"alias":"s","sum":{"field":{"fieldPath":"big"}}}]"#) ?? .null),
             FS.json(#"{"s":{"doubleValue":9223372036854775808.0}}"#), "Int64.max + 1 overflows to a double")
         expectJSON(
             try await fields(Q.query(c), #"[{"alias":"s","sum":{"field":{"fieldPath":"s"}}}]"#),
@@ -106,7 +118,8 @@ struct AggregationTests {
             FS.json(#"{"a":{"nullValue":null}}"#))
         expectJSON(
             try await fields(
-                Q.query(c, where: Q.field("g", "EQUAL", Q.string("Z"))), #"[{"alias":"a","avg":{"field":{"fieldPath":"i"}}}]"#),
+                Q.query(c, where: Q.field("g", "EQUAL", Q.string("Z"))),
+                #"[{"alias":"a","avg":{"field":{"fieldPath":"i"}}}]"#),
             FS.json(#"{"a":{"nullValue":null}}"#))
         expectJSON(
             FS.canonicalTimestamps(
@@ -122,7 +135,8 @@ struct AggregationTests {
         let element = try await client.aggregate(
             Q.query(c, where: Q.field("g", "EQUAL", Q.string("A"))),
             aggregations:
-                #"[{"alias":"total","count":{}},{"alias":"sumI","sum":{"field":{"fieldPath":"i"}}},{"alias":"avgM","avg":{"field":{"fieldPath":"m"}}},{"alias":"capped","count":{"upTo":"2"}},{"alias":"sumD","sum":{"field":{"fieldPath":"d"}}}]"#)
+                #"[{"alias":"total","count":{}},{"alias":"sumI","sum":{"field":{"fieldPath":"i"}}},{"alias":"avgM","avg":{"field":{"fieldPath":"m"}}},{"alias":"capped","count":{"upTo":"2"}},{"alias":"sumD","sum":{"field":{"fieldPath":"d"}}}]"#
+        )
         expectJSON(
             element["result"]?["aggregateFields"].map(FS.canonicalTimestamps),
             FS.json(
@@ -156,24 +170,27 @@ struct AggregationTests {
         try await client.create("\(parent)/sub", id: "y", fields: #"{"v":\#(Q.int(6))}"#)
         try await client.create("\(c)/b/sub", id: "z", fields: #"{"v":\#(Q.int(100))}"#)
         let element = try await client.aggregate(
-            Q.query("sub"), aggregations: #"[{"alias":"n","count":{}},{"alias":"a","avg":{"field":{"fieldPath":"v"}}}]"#,
+            Q.query("sub"),
+            aggregations: #"[{"alias":"n","count":{}},{"alias":"a","avg":{"field":{"fieldPath":"v"}}}]"#,
             parent: parent)
         expectJSON(
             element["result"]?["aggregateFields"].map(FS.canonicalTimestamps),
             FS.json(#"{"n":{"integerValue":"2"},"a":{"doubleValue":5.0}}"#))
     }
 
-    @Test("malformed aggregations are INVALID_ARGUMENT", arguments: [
-        #"[]"#,
-        #"[{"count":{}},{"count":{}},{"count":{}},{"count":{}},{"count":{}},{"count":{}}]"#,
-        #"[{"alias":"x","count":{}},{"alias":"x","count":{}}]"#,
-        #"[{"count":{"upTo":"0"}}]"#,
-        #"[{"count":{"upTo":"-1"}}]"#,
-        #"[{"sum":{}}]"#,
-        #"[{"avg":{"field":{"fieldPath":"__name__"}}}]"#,
-        #"[{"count":{},"sum":{"field":{"fieldPath":"a"}}}]"#,
-        #"[{"max":{"field":{"fieldPath":"a"}}}]"#,
-    ])
+    @Test(
+        "malformed aggregations are INVALID_ARGUMENT",
+        arguments: [
+            #"[]"#,
+            #"[{"count":{}},{"count":{}},{"count":{}},{"count":{}},{"count":{}},{"count":{}}]"#,
+            #"[{"alias":"x","count":{}},{"alias":"x","count":{}}]"#,
+            #"[{"count":{"upTo":"0"}}]"#,
+            #"[{"count":{"upTo":"-1"}}]"#,
+            #"[{"sum":{}}]"#,
+            #"[{"avg":{"field":{"fieldPath":"__name__"}}}]"#,
+            #"[{"count":{},"sum":{"field":{"fieldPath":"a"}}}]"#,
+            #"[{"max":{"field":{"fieldPath":"a"}}}]"#,
+        ])
     func malformed(_ aggregations: String) async throws {
         expectError(try await client.runAggregation(Q.query("c"), aggregations: aggregations), 400, "INVALID_ARGUMENT")
     }

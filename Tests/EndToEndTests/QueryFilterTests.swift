@@ -35,13 +35,17 @@ struct QueryFilterTests {
         return c
     }
 
-    private func ids(_ c: String, _ filter: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    private func ids(
+        _ c: String, _ filter: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws
         -> [String]
     {
         try await client.queryIDs(Q.query(c, where: filter), sourceLocation: sourceLocation)
     }
 
-    @Test("EQUAL: 1 == 1.0, and equality on strings, booleans, null, NaN, -Infinity, arrays, maps, timestamps, nested fields")
+    @Test(
+        "EQUAL: 1 == 1.0, and equality on strings, booleans, null, NaN, -Infinity, arrays, maps, timestamps, nested fields"
+    )
     func equal() async throws {
         let c = try await seedMixed()
         let cases: [(String, [String])] = [
@@ -88,7 +92,11 @@ struct QueryFilterTests {
         #expect(
             try await ids(c, Q.field("v", "GREATER_THAN", Q.timestamp("2019-12-31T23:59:59Z"))) == ["p"],
             "timestamps only")
-        #expect(try await ids(c, Q.and(Q.field("v", "GREATER_THAN_OR_EQUAL", Q.int(1)), Q.field("v", "LESS_THAN", Q.int(2)))) == ["f", "g", "h"])
+        #expect(
+            try await ids(
+                c, Q.and(Q.field("v", "GREATER_THAN_OR_EQUAL", Q.int(1)), Q.field("v", "LESS_THAN", Q.int(2)))) == [
+                    "f", "g", "h",
+                ])
     }
 
     @Test("ARRAY_CONTAINS and ARRAY_CONTAINS_ANY match array elements (1 == 1.0), never a non-array value")
@@ -111,7 +119,8 @@ struct QueryFilterTests {
         #expect(
             try await ids(c, Q.field("v", "IN", Q.array([Q.int(1), Q.string("abc"), Q.bool(false)])))
                 == ["b", "f", "g", "k"])
-        #expect(try await ids(c, Q.field("v", "IN", Q.array([Q.map(#"{"a":\#(Q.int(1))}"#), Q.double(3)]))) == ["m", "q"])
+        #expect(
+            try await ids(c, Q.field("v", "IN", Q.array([Q.map(#"{"a":\#(Q.int(1))}"#), Q.double(3)]))) == ["m", "q"])
         #expect(try await ids(c, Q.field("n", "IN", Q.array([Q.double(1.0), Q.int(10)]))) == ["b", "c", "i"])
         #expect(
             try await ids(c, Q.field("v", "NOT_IN", Q.array([Q.int(1), Q.string("abc"), Q.bool(false)])))
@@ -120,7 +129,8 @@ struct QueryFilterTests {
     }
 
     @Test(
-        "IN with array values matches whole arrays (Firestore: where('regions', 'in', [['west_coast'], ['east_coast']]))")
+        "IN with array values matches whole arrays (Firestore: where('regions', 'in', [['west_coast'], ['east_coast']]))"
+    )
     func inWithArrayValues() async throws {
         let c = try await seedMixed()
         let operand = Q.array([Q.array([Q.int(1), Q.int(2)]), Q.array([Q.string("x")])])
@@ -149,20 +159,26 @@ struct QueryFilterTests {
     @Test("composite AND of equalities, array-contains, unary and ranges")
     func and() async throws {
         let c = try await seedMixed()
-        #expect(try await ids(c, Q.and(Q.field("tags", "ARRAY_CONTAINS", Q.string("red")), Q.unary("v", "IS_NULL"))) == ["a"])
+        #expect(
+            try await ids(c, Q.and(Q.field("tags", "ARRAY_CONTAINS", Q.string("red")), Q.unary("v", "IS_NULL"))) == [
+                "a"
+            ])
         #expect(try await ids(c, Q.and(Q.field("v", "EQUAL", Q.int(1)), Q.field("n", "EQUAL", Q.double(2.5)))) == ["f"])
         #expect(try await ids(c, Q.and(Q.field("v", "EQUAL", Q.int(1)), Q.field("n", "EQUAL", Q.int(5)))) == [])
         #expect(
             try await ids(c, Q.and(Q.field("n", "GREATER_THAN", Q.int(0)), Q.field("n", "NOT_EQUAL", Q.int(5))))
                 == ["b", "c", "f", "i"])
-        #expect(try await ids(c, Q.and(Q.and(Q.field("v", "EQUAL", Q.int(1))), Q.field("n", "EQUAL", Q.int(-3)))) == ["g"])
+        #expect(
+            try await ids(c, Q.and(Q.and(Q.field("v", "EQUAL", Q.int(1))), Q.field("n", "EQUAL", Q.int(-3)))) == ["g"])
     }
 
     @Test("composite OR, nested AND/OR, IN inside OR; each document once, in __name__ order")
     func or() async throws {
         let c = try await seedMixed()
-        #expect(try await ids(c, Q.or(Q.field("v", "EQUAL", Q.bool(true)), Q.field("n", "EQUAL", Q.int(10)))) == ["c", "i"])
-        #expect(try await ids(c, Q.or(Q.field("v", "EQUAL", Q.int(1)), Q.field("n", "EQUAL", Q.double(2.5)))) == ["f", "g"])
+        #expect(
+            try await ids(c, Q.or(Q.field("v", "EQUAL", Q.bool(true)), Q.field("n", "EQUAL", Q.int(10)))) == ["c", "i"])
+        #expect(
+            try await ids(c, Q.or(Q.field("v", "EQUAL", Q.int(1)), Q.field("n", "EQUAL", Q.double(2.5)))) == ["f", "g"])
         #expect(
             try await ids(
                 c,
@@ -205,14 +221,16 @@ struct QueryFilterTests {
             try await ids(c, Q.field("__name__", "NOT_IN", Q.array([Q.ref("\(c)/a"), Q.ref("\(c)/z")])))
                 == Array(all.dropFirst().dropLast()))
         #expect(
-            try await ids(c, Q.and(Q.field("__name__", "GREATER_THAN_OR_EQUAL", Q.ref("\(c)/i")), Q.unary("v", "IS_NOT_NULL")))
+            try await ids(
+                c, Q.and(Q.field("__name__", "GREATER_THAN_OR_EQUAL", Q.ref("\(c)/i")), Q.unary("v", "IS_NOT_NULL")))
                 == ["i", "q", "p", "j", "k", "l", "m"])
         #expect(
             try await ids(c, Q.and(Q.field("__name__", "LESS_THAN", Q.ref("\(c)/h")), Q.field("v", "EQUAL", Q.int(1))))
                 == ["f", "g"])
     }
 
-    @Test("the response stream: documents with name, fields, createTime, updateTime and readTime; empty is [{readTime}]")
+    @Test(
+        "the response stream: documents with name, fields, createTime, updateTime and readTime; empty is [{readTime}]")
     func responseShape() async throws {
         let c = try await seedMixed()
         let result = try await client.runQuery(Q.query(c, where: Q.field("v", "EQUAL", Q.string("abc"))))

@@ -18,7 +18,9 @@ struct QueryIndexTests {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             let result = try await client.runQuery(query, extra: #""explainOptions":{"analyze":true}"#)
-            if result.status == 200 { return try await client.query(query, extra: #""explainOptions":{"analyze":true}"#) }
+            if result.status == 200 {
+                return try await client.query(query, extra: #""explainOptions":{"analyze":true}"#)
+            }
             expectError(result, 400, "FAILED_PRECONDITION")
             if ContinuousClock.now >= deadline { throw HarnessError("the index was not built within 30 s: \(result)") }
             try await Task.sleep(for: .milliseconds(50))
@@ -55,11 +57,14 @@ struct QueryIndexTests {
         let expected = alice.sorted { ($0 / 2, $0) > ($1 / 2, $1) }.map { String(format: "t%04d", $0) }
         #expect(answer.ids == expected)
         #expect(answer.plans.contains { $0.contains("composite") }, "\(answer.plans)")
-        #expect(answer.indexEntriesScanned.map { $0 <= expected.count + 2 } == true, "\(String(describing: answer.explain))")
+        #expect(
+            answer.indexEntriesScanned.map { $0 <= expected.count + 2 } == true, "\(String(describing: answer.explain))"
+        )
 
         let limited = try await client2.query(
             Q.query(
-                "todos", where: Q.field("owner", "EQUAL", Q.string("alice")), orderBy: [Q.order("date", descending: true)],
+                "todos", where: Q.field("owner", "EQUAL", Q.string("alice")),
+                orderBy: [Q.order("date", descending: true)],
                 limit: 3))
         #expect(limited.ids == Array(expected.prefix(3)))
 
@@ -95,14 +100,16 @@ struct QueryIndexTests {
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("firestore.indexes.json")
         try Data(
-            #"{"indexes":[\#(indexJSON("items", [("kind", "ASCENDING"), ("size", "ASCENDING")]))],"fieldOverrides":[]}"#.utf8
+            #"{"indexes":[\#(indexJSON("items", [("kind", "ASCENDING"), ("size", "ASCENDING")]))],"fieldOverrides":[]}"#
+                .utf8
         ).write(to: file)
         var options = HearthProcess.Options()
         options.extraArguments = ["--indexes", file.path]
         try await withHearth(options) { server in
             let client = server.client
             for (id, kind, size) in [("a", "x", 3), ("b", "y", 1), ("c", "x", 1), ("d", "x", 2)] {
-                try await client.create("items", id: id, fields: #"{"kind":\#(Q.string(kind)),"size":\#(Q.int(Int64(size)))}"#)
+                try await client.create(
+                    "items", id: id, fields: #"{"kind":\#(Q.string(kind)),"size":\#(Q.int(Int64(size)))}"#)
             }
             let query = Q.query("items", where: Q.field("kind", "EQUAL", Q.string("x")), orderBy: [Q.order("size")])
             let deadline = ContinuousClock.now + .seconds(30)
@@ -113,7 +120,8 @@ struct QueryIndexTests {
             #expect(try await client.queryIDs(query) == ["c", "d", "a"])
             #expect(
                 try await client.queryIDs(
-                    Q.query("items", where: Q.field("kind", "EQUAL", Q.string("x")), orderBy: [Q.order("size")],
+                    Q.query(
+                        "items", where: Q.field("kind", "EQUAL", Q.string("x")), orderBy: [Q.order("size")],
                         startAt: Q.cursor([Q.int(1), Q.ref("items/c")], before: false))) == ["d", "a"])
         }
 

@@ -7,11 +7,13 @@ import Testing
 private enum Declared {
     static let people = "qpeople"
     static let group = "qgroup"
-    static let indexes = "[" + [
-        indexJSON(people, [("city", "ASCENDING"), ("age", "DESCENDING")]),
-        indexJSON(group, scope: "COLLECTION_GROUP", [("rank", "ASCENDING")]),
-        indexJSON(group, scope: "COLLECTION_GROUP", [("kind", "ASCENDING"), ("rank", "DESCENDING")]),
-    ].joined(separator: ",") + "]"
+    static let indexes =
+        "["
+        + [
+            indexJSON(people, [("city", "ASCENDING"), ("age", "DESCENDING")]),
+            indexJSON(group, scope: "COLLECTION_GROUP", [("rank", "ASCENDING")]),
+            indexJSON(group, scope: "COLLECTION_GROUP", [("kind", "ASCENDING"), ("rank", "DESCENDING")]),
+        ].joined(separator: ",") + "]"
 }
 
 /// `:runQuery` ordering, cursors, offset/limit, select, collection groups and subcollections.
@@ -51,10 +53,13 @@ struct QueryOrderTests {
             Q.query(Declared.people, where: filter, orderBy: orderBy), parent: parent, sourceLocation: sourceLocation)
     }
 
-    @Test("orderBy one field, asc and desc; documents without the field are left out; ties by __name__ in the last direction")
+    @Test(
+        "orderBy one field, asc and desc; documents without the field are left out; ties by __name__ in the last direction"
+    )
     func singleFieldOrder() async throws {
         let (parent, _) = try await seedPeople()
-        #expect(try await people(orderBy: [Q.order("age")], parent: parent) == ["p2", "p4", "p1", "p5", "p3", "p7", "p8"])
+        #expect(
+            try await people(orderBy: [Q.order("age")], parent: parent) == ["p2", "p4", "p1", "p5", "p3", "p7", "p8"])
         #expect(
             try await people(orderBy: [Q.order("age", descending: true)], parent: parent)
                 == ["p8", "p7", "p3", "p5", "p1", "p4", "p2"])
@@ -80,18 +85,23 @@ struct QueryOrderTests {
             try await people(where: Q.field("age", "NOT_EQUAL", Q.int(30)), parent: parent)
                 == ["p2", "p4", "p3", "p7", "p8"])
         #expect(
-            try await people(where: Q.field("age", "LESS_THAN", Q.int(41)), orderBy: [Q.order("age", descending: true)], parent: parent)
+            try await people(
+                where: Q.field("age", "LESS_THAN", Q.int(41)), orderBy: [Q.order("age", descending: true)],
+                parent: parent)
                 == ["p5", "p1", "p4", "p2"])
         #expect(
             try await people(where: Q.field("city", "EQUAL", Q.string("Oslo")), parent: parent) == ["p1", "p3", "p5"],
             "equality alone orders by __name__")
     }
 
-    @Test("orderBy on two fields through the declared composite index; equality + orderBy on it; unindexed names its index")
+    @Test(
+        "orderBy on two fields through the declared composite index; equality + orderBy on it; unindexed names its index"
+    )
     func compositeOrder() async throws {
         let parent = "\(FS.unique("org"))/o"
         let person = { (city: String?, age: Int64?) in
-            "{" + [city.map { #""city":\#(Q.string($0))"# }, age.map { #""age":\#(Q.int($0))"# }].compactMap { $0 }
+            "{"
+                + [city.map { #""city":\#(Q.string($0))"# }, age.map { #""age":\#(Q.int($0))"# }].compactMap { $0 }
                 .joined(separator: ",") + "}"
         }
         try await seed(
@@ -141,7 +151,8 @@ struct QueryOrderTests {
                 parent: parent) == ["p3", "p5", "p1"])
         let page = try await client.queryIDs(
             Q.query(
-                Declared.people, where: Q.field("city", "EQUAL", Q.string("Oslo")), orderBy: [Q.order("age", descending: true)],
+                Declared.people, where: Q.field("city", "EQUAL", Q.string("Oslo")),
+                orderBy: [Q.order("age", descending: true)],
                 limit: 2),
             parent: parent)
         #expect(page == ["p3", "p5"], "limit 2 returns the first two in query order")
@@ -169,7 +180,10 @@ struct QueryOrderTests {
         try await seed(
             c,
             scores.map { id, score in
-                (id, #"{"label":\#(Q.string(id))\#(score.map { #","score":\#(Q.int($0))"# } ?? ""),"m":\#(Q.map(#"{"x":\#(Q.int(1)),"y":\#(Q.int(2))}"#))}"#)
+                (
+                    id,
+                    #"{"label":\#(Q.string(id))\#(score.map { #","score":\#(Q.int($0))"# } ?? ""),"m":\#(Q.map(#"{"x":\#(Q.int(1)),"y":\#(Q.int(2))}"#))}"#
+                )
             })
         return c
     }
@@ -178,10 +192,13 @@ struct QueryOrderTests {
     func cursors() async throws {
         let c = try await seedScores()
         let byScore = [Q.order("score")]
-        func run(_ startAt: String? = nil, _ endAt: String? = nil, orderBy: [String]? = nil, where filter: String? = nil)
+        func run(
+            _ startAt: String? = nil, _ endAt: String? = nil, orderBy: [String]? = nil, where filter: String? = nil
+        )
             async throws -> [String]
         {
-            try await client.queryIDs(Q.query(c, where: filter, orderBy: orderBy ?? byScore, startAt: startAt, endAt: endAt))
+            try await client.queryIDs(
+                Q.query(c, where: filter, orderBy: orderBy ?? byScore, startAt: startAt, endAt: endAt))
         }
         #expect(try await run(Q.cursor([Q.int(20)], before: true)) == ["s2", "s3", "s4", "s5"], "startAt")
         #expect(try await run(Q.cursor([Q.int(20)], before: false)) == ["s4", "s5"], "startAfter")
@@ -190,7 +207,9 @@ struct QueryOrderTests {
         #expect(try await run(Q.cursor([Q.int(15)], before: true)) == ["s2", "s3", "s4", "s5"], "absent value")
         #expect(try await run(Q.cursor([Q.double(20.0)], before: false)) == ["s4", "s5"], "20.0 == 20")
         #expect(
-            try await run(Q.cursor([Q.int(20)], before: true), Q.cursor([Q.int(30)], before: false)) == ["s2", "s3", "s4"])
+            try await run(Q.cursor([Q.int(20)], before: true), Q.cursor([Q.int(30)], before: false)) == [
+                "s2", "s3", "s4",
+            ])
         #expect(try await run(Q.cursor([Q.int(30)], before: true), Q.cursor([Q.int(20)], before: false)) == [])
         #expect(try await run(Q.cursor([Q.string("a")], before: true)) == [], "strings sort after numbers")
         #expect(try await run(nil, Q.cursor([Q.bool(true)], before: false)) == [], "booleans sort before numbers")
@@ -212,19 +231,31 @@ struct QueryOrderTests {
             try await client.queryIDs(Q.query(c, orderBy: orderBy, startAt: startAt, endAt: endAt))
         }
         let byScore = [Q.order("score")]
-        #expect(try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: true), orderBy: byScore) == ["s3", "s4", "s5"])
-        #expect(try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s2")], before: false), orderBy: byScore) == ["s3", "s4", "s5"])
-        #expect(try await run(nil, Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: true), orderBy: byScore) == ["s1", "s2"])
-        #expect(try await run(nil, Q.cursor([Q.int(20), Q.ref("\(c)/s2")], before: false), orderBy: byScore) == ["s1", "s2"])
+        #expect(
+            try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: true), orderBy: byScore) == [
+                "s3", "s4", "s5",
+            ])
+        #expect(
+            try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s2")], before: false), orderBy: byScore) == [
+                "s3", "s4", "s5",
+            ])
+        #expect(
+            try await run(nil, Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: true), orderBy: byScore) == ["s1", "s2"])
+        #expect(
+            try await run(nil, Q.cursor([Q.int(20), Q.ref("\(c)/s2")], before: false), orderBy: byScore) == [
+                "s1", "s2",
+            ])
         let down = [Q.order("score", descending: true)]
         #expect(
             try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: false), orderBy: down) == ["s2", "s1"],
             "the implicit __name__ order is descending too")
         // No orderBy: the implicit __name__ order takes a reference cursor.
         #expect(try await run(Q.cursor([Q.ref("\(c)/s2")], before: false), orderBy: []) == ["s3", "s4", "s5", "s6"])
-        #expect(try await run(Q.cursor([Q.ref("\(c)/s2")], before: true), orderBy: []) == ["s2", "s3", "s4", "s5", "s6"])
+        #expect(
+            try await run(Q.cursor([Q.ref("\(c)/s2")], before: true), orderBy: []) == ["s2", "s3", "s4", "s5", "s6"])
         #expect(try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: true), orderBy: []) == ["s1", "s2", "s3"])
-        #expect(try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: false), orderBy: []) == ["s1", "s2", "s3", "s4"])
+        #expect(
+            try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: false), orderBy: []) == ["s1", "s2", "s3", "s4"])
         #expect(
             try await run(Q.cursor([Q.ref("\(c)/s4")], before: true), orderBy: [Q.order("__name__", descending: true)])
                 == ["s4", "s3", "s2", "s1"])
@@ -251,14 +282,17 @@ struct QueryOrderTests {
             "limit as an Int32Value object")
         #expect(
             try await client.queryIDs(
-                Q.query(c, where: Q.or(Q.field("score", "EQUAL", Q.int(40)), Q.field("label", "EQUAL", Q.string("s1"))), limit: 1))
+                Q.query(
+                    c, where: Q.or(Q.field("score", "EQUAL", Q.int(40)), Q.field("label", "EQUAL", Q.string("s1"))),
+                    limit: 1))
                 == ["s1"])
     }
 
     @Test("select returns only the listed fields; __name__ alone returns names only; an empty list returns everything")
     func select() async throws {
         let c = try await seedScores()
-        let picked = try await client.query(Q.query(c, orderBy: [Q.order("score")], limit: 2, select: ["score", "m.y"]))
+        let picked = try await client.query(
+            Q.query(c, orderBy: [Q.order("score")], limit: 2, select: ["score", "m.y"]))
         #expect(picked.ids == ["s1", "s2"])
         expectJSON(
             picked.documents.first?["fields"],
@@ -274,7 +308,8 @@ struct QueryOrderTests {
         #expect(missing.ids == ["s1"])
         #expect(missing.documents.first?["fields"] == nil || missing.documents.first?["fields"] == .object([:]))
 
-        let everything = try await client.query(#"{"from":[{"collectionId":"\#(c)"}],"select":{"fields":[]},"limit":1}"#)
+        let everything = try await client.query(
+            #"{"from":[{"collectionId":"\#(c)"}],"select":{"fields":[]},"limit":1}"#)
         expectJSON(
             everything.documents.first?["fields"],
             FS.json(
@@ -297,11 +332,17 @@ struct QueryOrderTests {
         #expect(try await client.queryIDs(Q.query("todos"), parent: "\(users)/carol") == [])
         #expect(
             try await client.queryIDs(
-                Q.query("todos", orderBy: [Q.order("__name__", descending: true)], startAt: Q.cursor([Q.ref("\(users)/alice/todos/t2")], before: true)),
+                Q.query(
+                    "todos", orderBy: [Q.order("__name__", descending: true)],
+                    startAt: Q.cursor([Q.ref("\(users)/alice/todos/t2")], before: true)),
                 parent: "\(users)/alice") == ["t2", "t1"])
-        let names = try await client.query(Q.query("todos", where: Q.field("owner", "EQUAL", Q.string("bob"))), parent: "\(users)/bob")
+        let names = try await client.query(
+            Q.query("todos", where: Q.field("owner", "EQUAL", Q.string("bob"))), parent: "\(users)/bob")
         #expect(names.names == ["\(users)/bob/todos/t1", "\(users)/bob/todos/t4"].map { FS.name($0) })
-        #expect(try await client.queryIDs(Q.query("todos", allDescendants: true), parent: "\(users)/alice") == ["t1", "deep", "t2", "t3"])
+        #expect(
+            try await client.queryIDs(Q.query("todos", allDescendants: true), parent: "\(users)/alice") == [
+                "t1", "deep", "t2", "t3",
+            ])
     }
 
     @Test("collection group without an index: whole group by full name; a filter needs a COLLECTION_GROUP index")
@@ -314,12 +355,16 @@ struct QueryOrderTests {
         try await client.create("\(nest)/d2/\(group)", id: "b", fields: #"{"n":\#(Q.int(2))}"#)
         try await client.create("\(nest)/d2/\(group)x", id: "nope", fields: "{}")
         let all = try await client.query(Q.query(group, allDescendants: true))
-        let expectedNames: [String] = ["\(top)/d1/\(group)/c", "\(group)/a", "\(nest)/d2/\(group)/b"].map { FS.name($0) }
+        let expectedNames: [String] = ["\(top)/d1/\(group)/c", "\(group)/a", "\(nest)/d2/\(group)/b"].map {
+            FS.name($0)
+        }
         #expect(all.names == expectedNames, "by full name, segment by segment")
-        #expect(try await client.queryIDs(Q.query(group)) == ["a"], "without allDescendants only the top-level collection")
+        #expect(
+            try await client.queryIDs(Q.query(group)) == ["a"], "without allDescendants only the top-level collection")
         #expect(try await client.queryIDs(Q.query(group, allDescendants: true), parent: "\(nest)/d2") == ["b"])
         let message = expectError(
-            try await client.runQuery(Q.query(group, allDescendants: true, where: Q.field("n", "EQUAL", Q.int(1)))), 400,
+            try await client.runQuery(Q.query(group, allDescendants: true, where: Q.field("n", "EQUAL", Q.int(1)))),
+            400,
             "FAILED_PRECONDITION")
         #expect(message.contains(indexJSON(group, scope: "COLLECTION_GROUP", [("n", "ASCENDING")])), "\(message)")
     }

@@ -36,7 +36,9 @@ struct TransactionTests {
         expectError(try await client.commit("[]", transaction: tx), 400, "INVALID_ARGUMENT")
     }
 
-    @Test("read-write: a concurrent delete of a read document, or a concurrent create of a document read as missing, aborts")
+    @Test(
+        "read-write: a concurrent delete of a read document, or a concurrent create of a document read as missing, aborts"
+    )
     func deleteAndCreateAbort() async throws {
         let c = FS.unique("tx")
         try await client.create(c, id: "doc", fields: #"{"v":\#(Q.int(1))}"#)
@@ -51,7 +53,8 @@ struct TransactionTests {
         #expect(read[0]?["missing"] == .string(FS.name("\(c)/fresh")), "\(read.jsonString)")
         try await client.create(c, id: "fresh", fields: #"{"by":\#(Q.string("other"))}"#)
         expectError(
-            try await client.commit("[\(update("\(c)/fresh", #"{"by":\#(Q.string("tx"))}"#))]", transaction: second), 409,
+            try await client.commit("[\(update("\(c)/fresh", #"{"by":\#(Q.string("tx"))}"#))]", transaction: second),
+            409,
             "ABORTED")
         expectJSON(try await client.fields("\(c)/fresh"), FS.json(#"{"by":{"stringValue":"other"}}"#))
     }
@@ -79,7 +82,9 @@ struct TransactionTests {
         try expectOK(try await client.document("\(c)/blind"))
     }
 
-    @Test("read-write: a query read, then a concurrent insert or change of a match, aborts; a non-matching insert does not")
+    @Test(
+        "read-write: a query read, then a concurrent insert or change of a match, aborts; a non-matching insert does not"
+    )
     func phantoms() async throws {
         let c = FS.unique("phantom")
         try await client.create(c, id: "a", fields: #"{"g":\#(Q.string("x")),"n":\#(Q.int(1))}"#)
@@ -103,7 +108,8 @@ struct TransactionTests {
         try expectOK(try await client.commit("[\(update("\(c)/summary", "{}"))]", transaction: unrelated))
 
         let counted = try await client.beginTransaction()
-        let count = try await client.aggregate(query, aggregations: #"[{"alias":"n","count":{}}]"#, extra: #""transaction":"\#(counted)""#)
+        let count = try await client.aggregate(
+            query, aggregations: #"[{"alias":"n","count":{}}]"#, extra: #""transaction":"\#(counted)""#)
         #expect(count["result"]?["aggregateFields"]?["n"] == FS.json(#"{"integerValue":"3"}"#))
         try await client.create(c, id: "e", fields: #"{"g":\#(Q.string("x"))}"#)
         expectError(
@@ -134,7 +140,8 @@ struct TransactionTests {
         #expect(try await client.query(query, extra: #""transaction":"\#(tx)""#).ids == ["doc"], "still the snapshot")
 
         expectError(
-            try await client.commit("[\(update("\(c)/doc", #"{"v":\#(Q.int(9))}"#))]", transaction: tx), 400, "INVALID_ARGUMENT")
+            try await client.commit("[\(update("\(c)/doc", #"{"v":\#(Q.int(9))}"#))]", transaction: tx), 400,
+            "INVALID_ARGUMENT")
         expectJSON(try await client.fields("\(c)/doc")["v"], FS.json(#"{"integerValue":"2"}"#))
 
         let empty = try await client.beginTransaction(readOnly: true)
@@ -168,10 +175,12 @@ struct TransactionTests {
             #expect(try await client.query(Q.query(c), extra: #""transaction":"\#(tx)""#).ids == ["doc"])
             let body = try expectOK(try await client.rollback(tx))
             #expect(body == .object([:]), "\(body.jsonString)")
-            expectError(try await client.commit("[\(update("\(c)/doc", "{}"))]", transaction: tx), 400, "INVALID_ARGUMENT")
+            expectError(
+                try await client.commit("[\(update("\(c)/doc", "{}"))]", transaction: tx), 400, "INVALID_ARGUMENT")
             expectError(try await client.rollback(tx), 400, "INVALID_ARGUMENT")
             expectError(try await getIn(tx, "\(c)/doc"), 400, "INVALID_ARGUMENT")
-            expectError(try await client.runQuery(Q.query(c), extra: #""transaction":"\#(tx)""#), 400, "INVALID_ARGUMENT")
+            expectError(
+                try await client.runQuery(Q.query(c), extra: #""transaction":"\#(tx)""#), 400, "INVALID_ARGUMENT")
         }
         expectError(try await client.request("POST", "\(FS.root()):rollback", json: "{}"), 400, "INVALID_ARGUMENT")
     }
@@ -185,13 +194,16 @@ struct TransactionTests {
             let member = JSONValue.string(id).jsonString
             expectError(try await getIn(id, "\(c)/doc"), 400, "INVALID_ARGUMENT")
             expectError(try await batchGet(["\(c)/doc"], #""transaction":\#(member)"#), 400, "INVALID_ARGUMENT")
-            expectError(try await client.runQuery(Q.query(c), extra: #""transaction":\#(member)"#), 400, "INVALID_ARGUMENT")
             expectError(
-                try await client.runAggregation(Q.query(c), aggregations: #"[{"count":{}}]"#, extra: #""transaction":\#(member)"#),
+                try await client.runQuery(Q.query(c), extra: #""transaction":\#(member)"#), 400, "INVALID_ARGUMENT")
+            expectError(
+                try await client.runAggregation(
+                    Q.query(c), aggregations: #"[{"count":{}}]"#, extra: #""transaction":\#(member)"#),
                 400, "INVALID_ARGUMENT")
             expectError(
                 try await client.request(
-                    "POST", "\(FS.root()):commit", json: #"{"writes":[\#(update("\(c)/doc", "{}"))],"transaction":\#(member)}"#),
+                    "POST", "\(FS.root()):commit",
+                    json: #"{"writes":[\#(update("\(c)/doc", "{}"))],"transaction":\#(member)}"#),
                 400, "INVALID_ARGUMENT")
             expectError(
                 try await client.request("POST", "\(FS.root()):rollback", json: #"{"transaction":\#(member)}"#), 400,
@@ -239,7 +251,8 @@ struct TransactionTests {
 
         let readOnly = try await client.query(Q.query(c), extra: #""newTransaction":{"readOnly":{}}"#)
         let readOnlyID = try #require(readOnly.transaction)
-        expectError(try await client.commit("[\(update("\(c)/a", "{}"))]", transaction: readOnlyID), 400, "INVALID_ARGUMENT")
+        expectError(
+            try await client.commit("[\(update("\(c)/a", "{}"))]", transaction: readOnlyID), 400, "INVALID_ARGUMENT")
     }
 
     @Test("16 concurrent increment transactions, retried on ABORTED, lose no update")
@@ -253,7 +266,8 @@ struct TransactionTests {
                     for _ in 0..<200 {
                         let tx = try await client.beginTransaction()
                         let read = try await client.document("\(c)/n", query: [("transaction", tx)])
-                        guard read.status == 200, let text = try read.json()["fields"]?["count"]?["integerValue"]?.stringValue,
+                        guard read.status == 200,
+                            let text = try read.json()["fields"]?["count"]?["integerValue"]?.stringValue,
                             let count = Int(text)
                         else { throw HarnessError("read failed: \(read)") }
                         let result = try await client.commit(
@@ -268,6 +282,7 @@ struct TransactionTests {
             }
             try await group.waitForAll()
         }
-        expectJSON(try await client.fields("\(c)/n"), FS.json(#"{"count":{"integerValue":"16"}}"#), "\(aborted.value) aborts")
+        expectJSON(
+            try await client.fields("\(c)/n"), FS.json(#"{"count":{"integerValue":"16"}}"#), "\(aborted.value) aborts")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
-import Synchronization
 import HearthTestSupport
+import Synchronization
 import Testing
 
 struct Address: Codable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import HearthTestSupport
+import Synchronization
 import Testing
 
 @testable import Hearth

@@ -8,7 +8,9 @@ import Testing
 @Suite struct CommitTests {
     @Test func committedDocumentsReadBackWithTheirTimes() async throws {
         let temporary = try TemporaryStore()
-        let result = try await temporary.store.commitOrThrow([set("c/a", ["n": .integer(1)]), set("c/b", ["s": .string("x")])])
+        let result = try await temporary.store.commitOrThrow([
+            set("c/a", ["n": .integer(1)]), set("c/b", ["s": .string("x")]),
+        ])
         #expect(result.writeResults.count == 2)
         #expect(result.writeResults.allSatisfy { $0.updateTime == result.commitTime })
         let stored = try #require(try temporary.store.document(at: path("c/a")))
@@ -26,7 +28,10 @@ import Testing
                 group.addTask {
                     var writes = [set("c/doc\(index)", ["v": .integer(Int64(index))])]
                     if index % 2 == 0 {
-                        writes.append(Write(path: path("c/existing"), operation: .update(fields: [:], mask: nil), precondition: .exists(false)))
+                        writes.append(
+                            Write(
+                                path: path("c/existing"), operation: .update(fields: [:], mask: nil),
+                                precondition: .exists(false)))
                     }
                     let result = await store.commit(writes)
                     return (index, (try? result.get()) != nil)
@@ -46,7 +51,8 @@ import Testing
         let temporary = try TemporaryStore()
         var last = Timestamp(seconds: 0, nanos: 0)
         for index in 0..<50 {
-            let time = try await temporary.store.commitOrThrow([set("c/d\(index % 3)", ["i": .integer(Int64(index))])]).commitTime
+            let time = try await temporary.store.commitOrThrow([set("c/d\(index % 3)", ["i": .integer(Int64(index))])])
+                .commitTime
             #expect(time > last)
             last = time
         }

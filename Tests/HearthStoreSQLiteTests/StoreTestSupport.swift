@@ -11,7 +11,8 @@ final class TemporaryStore {
     private let configure: (inout SQLiteDocumentStore.Configuration) -> Void
 
     init(configure: @escaping (inout SQLiteDocumentStore.Configuration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)").path
         self.configure = configure
         var configuration = SQLiteDocumentStore.Configuration(directory: directory)
         configure(&configuration)
@@ -36,7 +37,9 @@ extension DocumentStore {
     /// Commits and waits for the outcome.
     func commit(_ writes: [Write], transaction: TransactionID? = nil) async -> Result<CommitResult, HearthError> {
         await withCheckedContinuation { continuation in
-            commit(writes, in: DatabaseName(project: "test"), transaction: transaction) { continuation.resume(returning: $0) }
+            commit(writes, in: DatabaseName(project: "test"), transaction: transaction) {
+                continuation.resume(returning: $0)
+            }
         }
     }
 

@@ -59,7 +59,8 @@ final class ManualClock: Sendable {
         let transaction = try store.beginTransaction(.readWrite)
         _ = try store.document(at: path("c/a"), transaction: transaction)
         try await store.commitOrThrow([set("c/a", ["v": .integer(2)])])
-        let result = await store.commit([set("c/a", ["v": .integer(3)]), set("c/other", [:])], transaction: transaction)
+        let result = await store.commit(
+            [set("c/a", ["v": .integer(3)]), set("c/other", [:])], transaction: transaction)
         #expect((try? result.get()) == nil)
         #expect(try store.document(at: path("c/a"))?.fields() == ["v": .integer(2)])
         #expect(try store.document(at: path("c/other")) == nil)

@@ -11,7 +11,8 @@ public enum DocumentLimits {
         for (name, value) in fields {
             if depth(of: value) - 1 > maxDepth {
                 throw .invalidArgument(
-                    "Document \"\(path)\" has field \"\(name)\" nested deeper than \(maxDepth) levels of maps and arrays.")
+                    "Document \"\(path)\" has field \"\(name)\" nested deeper than \(maxDepth) levels of maps and arrays."
+                )
             }
         }
         let size = documentSize(fields: fields, path: path)

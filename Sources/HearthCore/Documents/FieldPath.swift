@@ -77,6 +77,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
         other.segments.count >= segments.count && Array(other.segments.prefix(segments.count)) == segments
     }
 
+    /// Segment by segment, each by its UTF-8 bytes; a path orders before the longer paths it begins.
     public static func < (lhs: FieldPath, rhs: FieldPath) -> Bool {
         for (a, b) in zip(lhs.segments, rhs.segments) where a != b {
             return Value.compareBytes(a.utf8, b.utf8) < 0

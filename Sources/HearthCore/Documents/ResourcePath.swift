@@ -173,5 +173,6 @@ public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
         return try ResourcePath(validating: relative)
     }
 
+    /// `projects/{project}/databases/{database}`.
     public var description: String { "projects/\(project)/databases/\(database)" }
 }

@@ -39,10 +39,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Whether the timestamp lies in Firestore's valid range.
     public var isValid: Bool { self >= .min && self <= .max && nanos >= 0 && nanos < 1_000_000_000 }
 
+    /// Earlier first: seconds, then nanoseconds.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         (lhs.seconds, lhs.nanos) < (rhs.seconds, rhs.nanos)
     }
 
+    /// The RFC 3339 form.
     public var description: String { rfc3339 }
 
     /// RFC 3339 text in UTC with exactly six fractional digits: `2024-05-01T12:00:00.123456Z`.

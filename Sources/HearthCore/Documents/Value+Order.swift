@@ -15,8 +15,9 @@ extension Value {
         case (.string(let a), .string(let b)): return compareBytes(a.utf8, b.utf8)
         case (.bytes(let a), .bytes(let b)): return compareBytes(a, b)
         case (.reference(let a), .reference(let b)):
-            return compareSegments(a.split(separator: "/", omittingEmptySubsequences: false),
-                                   b.split(separator: "/", omittingEmptySubsequences: false))
+            return compareSegments(
+                a.split(separator: "/", omittingEmptySubsequences: false),
+                b.split(separator: "/", omittingEmptySubsequences: false))
         case (.geoPoint(let aLat, let aLng), .geoPoint(let bLat, let bLng)):
             let byLatitude = compareDoubles(aLat, bLat)
             return byLatitude != 0 ? byLatitude : compareDoubles(aLng, bLng)

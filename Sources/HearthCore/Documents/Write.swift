@@ -21,7 +21,9 @@ public struct Write: Sendable, Equatable {
     public var precondition: Precondition?
 
     /// Creates a write.
-    public init(path: ResourcePath, operation: Operation, transforms: [FieldTransform] = [], precondition: Precondition? = nil) {
+    public init(
+        path: ResourcePath, operation: Operation, transforms: [FieldTransform] = [], precondition: Precondition? = nil
+    ) {
         self.path = path
         self.operation = operation
         self.transforms = transforms

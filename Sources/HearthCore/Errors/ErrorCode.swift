@@ -16,6 +16,7 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
         self.httpStatus = httpStatus
     }
 
+    /// The code's name, e.g. `NOT_FOUND`.
     public var description: String { name }
 
     /// Not an error; returned on success.

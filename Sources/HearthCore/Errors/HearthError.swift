@@ -14,6 +14,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `CODE: message`.
     public var description: String { "\(code.name): \(message)" }
 
     /// An `INVALID_ARGUMENT` error.

@@ -81,7 +81,9 @@ extension QueryFilter {
 
     /// A filter's operand. The list of `IN`, `NOT_IN` and `ARRAY_CONTAINS_ANY` may hold arrays (`regions in
     /// [["west"], ["east"]]`), which a stored array value may not, so its elements are decoded one by one.
-    private static func operand(_ json: JSONValue, of op: FieldOperator, at location: String) throws(HearthError)
+    private static func operand(
+        _ json: JSONValue, of op: FieldOperator, at location: String
+    ) throws(HearthError)
         -> Value
     {
         guard op == .in || op == .notIn || op == .arrayContainsAny, case .object(let object) = json, object.count == 1,

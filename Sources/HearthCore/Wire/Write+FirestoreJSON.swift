@@ -9,12 +9,14 @@ extension Write {
         let operations = ["update", "delete", "transform"].filter { reader[$0] != nil }
         guard operations.count == 1 else {
             throw .invalidArgument(
-                "Invalid value at '\(location)': a write has exactly one of update, delete or transform; found \(operations.isEmpty ? "none" : operations.joined(separator: ", ")).")
+                "Invalid value at '\(location)': a write has exactly one of update, delete or transform; found \(operations.isEmpty ? "none" : operations.joined(separator: ", "))."
+            )
         }
         var transforms: [FieldTransform] = []
         if let items = try reader.array("updateTransforms") {
             for (index, item) in items.enumerated() {
-                transforms.append(try FieldTransform(firestoreJSON: item, at: "\(reader.location(of: "updateTransforms"))[\(index)]"))
+                transforms.append(
+                    try FieldTransform(firestoreJSON: item, at: "\(reader.location(of: "updateTransforms"))[\(index)]"))
             }
         }
         let precondition = try reader["currentDocument"].map { json throws(HearthError) in
@@ -23,35 +25,48 @@ extension Write {
         switch operations[0] {
         case "update":
             let document = try JSONObjectReader(
-                reader["update"]!, at: reader.location(of: "update"), allowed: ["name", "fields", "createTime", "updateTime"])
+                reader["update"]!, at: reader.location(of: "update"),
+                allowed: ["name", "fields", "createTime", "updateTime"])
             guard let name = try document.string("name") else {
                 throw .invalidArgument("Invalid value at '\(document.location)': an update needs the document's name.")
             }
             let path = try database.path(fromName: name)
-            let fields = try document["fields"].map { json throws(HearthError) in
-                try Value.decodeFields(json, at: document.location(of: "fields"))
-            } ?? [:]
+            let fields =
+                try document["fields"].map { json throws(HearthError) in
+                    try Value.decodeFields(json, at: document.location(of: "fields"))
+                } ?? [:]
             var mask: [FieldPath]?
             if let maskJSON = reader["updateMask"] {
                 mask = try FieldPath.mask(firestoreJSON: maskJSON, at: reader.location(of: "updateMask"))
             }
-            self.init(path: path, operation: .update(fields: fields, mask: mask), transforms: transforms, precondition: precondition)
+            self.init(
+                path: path, operation: .update(fields: fields, mask: mask), transforms: transforms,
+                precondition: precondition)
         case "delete":
-            guard let name = try reader.string("delete") else { throw .invalidArgument("Invalid value at '\(location).delete'.") }
+            guard let name = try reader.string("delete") else {
+                throw .invalidArgument("Invalid value at '\(location).delete'.")
+            }
             guard reader["updateMask"] == nil else {
                 throw .invalidArgument("Invalid value at '\(location)': a delete cannot have an updateMask.")
             }
-            self.init(path: try database.path(fromName: name), operation: .delete, transforms: transforms, precondition: precondition)
+            self.init(
+                path: try database.path(fromName: name), operation: .delete, transforms: transforms,
+                precondition: precondition)
         default:
             let transform = try JSONObjectReader(
                 reader["transform"]!, at: reader.location(of: "transform"), allowed: ["document", "fieldTransforms"])
             guard let name = try transform.string("document") else {
-                throw .invalidArgument("Invalid value at '\(transform.location)': a transform needs its document's name.")
+                throw .invalidArgument(
+                    "Invalid value at '\(transform.location)': a transform needs its document's name.")
             }
             for (index, item) in (try transform.array("fieldTransforms") ?? []).enumerated() {
-                transforms.append(try FieldTransform(firestoreJSON: item, at: "\(transform.location(of: "fieldTransforms"))[\(index)]"))
+                transforms.append(
+                    try FieldTransform(
+                        firestoreJSON: item, at: "\(transform.location(of: "fieldTransforms"))[\(index)]"))
             }
-            self.init(path: try database.path(fromName: name), operation: .transform, transforms: transforms, precondition: precondition)
+            self.init(
+                path: try database.path(fromName: name), operation: .transform, transforms: transforms,
+                precondition: precondition)
         }
     }
 }
@@ -67,7 +82,8 @@ extension Precondition {
             self = .exists(exists)
         } else if let text = try reader.string("updateTime") {
             guard let time = Timestamp(rfc3339: text) else {
-                throw .invalidArgument("Invalid value at '\(location).updateTime': \"\(text.prefix(40))\" is not an RFC 3339 time.")
+                throw .invalidArgument(
+                    "Invalid value at '\(location).updateTime': \"\(text.prefix(40))\" is not an RFC 3339 time.")
             }
             self = .updateTime(time)
         } else {
@@ -82,12 +98,14 @@ extension Precondition {
             return nil
         case (let flag?, nil):
             guard flag == "true" || flag == "false" else {
-                throw .invalidArgument("Invalid value for currentDocument.exists: \"\(flag.prefix(20))\"; use true or false.")
+                throw .invalidArgument(
+                    "Invalid value for currentDocument.exists: \"\(flag.prefix(20))\"; use true or false.")
             }
             self = .exists(flag == "true")
         case (nil, let text?):
             guard let time = Timestamp(rfc3339: text) else {
-                throw .invalidArgument("Invalid value for currentDocument.updateTime: \"\(text.prefix(40))\" is not an RFC 3339 time.")
+                throw .invalidArgument(
+                    "Invalid value for currentDocument.updateTime: \"\(text.prefix(40))\" is not an RFC 3339 time.")
             }
             self = .updateTime(time)
         default:
@@ -111,7 +129,8 @@ extension FieldTransform {
         let present = kinds.filter { reader[$0] != nil }
         guard present.count == 1, let kind = present.first else {
             throw .invalidArgument(
-                "Invalid value at '\(location)': a field transform has exactly one of setToServerValue, increment, maximum, minimum, appendMissingElements, removeAllFromArray.")
+                "Invalid value at '\(location)': a field transform has exactly one of setToServerValue, increment, maximum, minimum, appendMissingElements, removeAllFromArray."
+            )
         }
         let member = reader.location(of: kind)
         func elements() throws(HearthError) -> [Value] {
@@ -125,11 +144,14 @@ extension FieldTransform {
         switch kind {
         case "setToServerValue":
             // Proto3 JSON gives the enum by name or by number (REQUEST_TIME is 1).
-            guard let value = reader[kind], value == .string("REQUEST_TIME") || value == .integer(1) || value == .double(1) else {
+            guard let value = reader[kind],
+                value == .string("REQUEST_TIME") || value == .integer(1) || value == .double(1)
+            else {
                 throw .invalidArgument("Invalid value at '\(member)': the only server value is \"REQUEST_TIME\".")
             }
             self.init(fieldPath: path, kind: .serverTimestamp)
-        case "increment": self.init(fieldPath: path, kind: .increment(try Value(firestoreJSON: reader[kind]!, at: member)))
+        case "increment":
+            self.init(fieldPath: path, kind: .increment(try Value(firestoreJSON: reader[kind]!, at: member)))
         case "maximum": self.init(fieldPath: path, kind: .maximum(try Value(firestoreJSON: reader[kind]!, at: member)))
         case "minimum": self.init(fieldPath: path, kind: .minimum(try Value(firestoreJSON: reader[kind]!, at: member)))
         case "appendMissingElements": self.init(fieldPath: path, kind: .appendMissingElements(try elements()))

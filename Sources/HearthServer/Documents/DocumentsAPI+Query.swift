@@ -15,7 +15,8 @@ extension DocumentsAPI {
         guard let queryJSON = body["structuredQuery"] else {
             throw .invalidArgument("A :runQuery body needs a structuredQuery.")
         }
-        let query = try StructuredQuery(firestoreJSON: queryJSON, at: "structuredQuery", database: route.database, parent: parent)
+        let query = try StructuredQuery(
+            firestoreJSON: queryJSON, at: "structuredQuery", database: route.database, parent: parent)
         try access?.authorizeQuery(request, query, database: route.database)
         let explain = try Self.explainOptions(body["explainOptions"])
         let (transaction, isNew) = try transaction(from: body)
@@ -38,7 +39,8 @@ extension DocumentsAPI {
             if explain == true {
                 var members: [UInt8] = []
                 Self.appendExplain(
-                    results.plans, stats: (results.documents.count, results.indexEntriesRead, results.documentsRead), to: &members)
+                    results.plans, stats: (results.documents.count, results.indexEntriesRead, results.documentsRead),
+                    to: &members)
                 elements.append(members)
             } else if results.documents.isEmpty {
                 elements.append([])
@@ -91,7 +93,8 @@ extension DocumentsAPI {
         out.append(contentsOf: "}}".utf8)
         if let explain {
             out.append(UInt8(ascii: ","))
-            Self.appendExplain(results.plans, stats: explain ? (1, results.indexEntriesRead, results.documentsRead) : nil, to: &out)
+            Self.appendExplain(
+                results.plans, stats: explain ? (1, results.indexEntriesRead, results.documentsRead) : nil, to: &out)
         }
         if isNew, let transaction {
             out.append(contentsOf: #","transaction":"#.utf8)
@@ -107,7 +110,9 @@ extension DocumentsAPI {
     func beginTransaction(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: [])
         let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["options"])
-        let mode = try body["options"].map { json throws(HearthError) in try Self.transactionMode(json, at: "options") } ?? .readWrite
+        let mode =
+            try body["options"].map { json throws(HearthError) in try Self.transactionMode(json, at: "options") }
+            ?? .readWrite
         let id = try store.beginTransaction(mode)
         var out: [UInt8] = Array(#"{"transaction":"#.utf8)
         JSONWriter.appendString(id.base64, into: &out)
@@ -119,7 +124,9 @@ extension DocumentsAPI {
     func rollback(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
         try RequestParameters.check(request, allowed: [])
         let body = try JSONObjectReader(try RequestParameters.body(request), at: "", allowed: ["transaction"])
-        guard let text = try body.string("transaction") else { throw .invalidArgument("A :rollback body needs the transaction.") }
+        guard let text = try body.string("transaction") else {
+            throw .invalidArgument("A :rollback body needs the transaction.")
+        }
         try store.rollback(try TransactionID(base64: text))
         return .response(Responses.emptyObject)
     }
@@ -127,7 +134,8 @@ extension DocumentsAPI {
     private func queryParent(_ route: DocumentsRoute) throws(HearthError) -> ResourcePath {
         guard route.path.segments.isEmpty || route.path.isDocument else {
             throw .invalidArgument(
-                "A query's parent is the documents root or a document (…/documents or …/documents/users/alice), not a collection; name the collection in structuredQuery.from.")
+                "A query's parent is the documents root or a document (…/documents or …/documents/users/alice), not a collection; name the collection in structuredQuery.from."
+            )
         }
         return route.path
     }
@@ -146,7 +154,9 @@ extension DocumentsAPI {
     }
 
     /// Firestore's `explainMetrics`: the plan, and with `analyze` the execution statistics.
-    private static func appendExplain(_ plans: [String], stats: (returned: Int, entries: Int, documents: Int)?, to out: inout [UInt8]) {
+    private static func appendExplain(
+        _ plans: [String], stats: (returned: Int, entries: Int, documents: Int)?, to out: inout [UInt8]
+    ) {
         out.append(contentsOf: #""explainMetrics":{"planSummary":{"indexesUsed":["#.utf8)
         for (index, plan) in plans.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

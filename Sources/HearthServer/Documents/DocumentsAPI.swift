@@ -46,10 +46,13 @@ struct DocumentsAPI: API {
     private func checkDatabase(_ database: DatabaseName) throws(HearthError) {
         if !configuration.devMode && database.project != configuration.projectID {
             throw .notFound(
-                "Project \"\(database.project)\" is not served here; this server serves project \"\(configuration.projectID)\".")
+                "Project \"\(database.project)\" is not served here; this server serves project \"\(configuration.projectID)\"."
+            )
         }
         if database.database != "(default)" {
-            throw .notFound("The database \(database.database) does not exist for project \(database.project); only (default) is served.")
+            throw .notFound(
+                "The database \(database.database) does not exist for project \(database.project); only (default) is served."
+            )
         }
     }
 
@@ -60,7 +63,8 @@ struct DocumentsAPI: API {
         if route.verb == "listen", let listen { return try listen.reply(to: request, route: route) }
         if let verb = route.verb {
             guard request.method == "POST" else {
-                throw methodNotAllowed(request.method, "\(route.database.name(of: route.path)):\(verb)", allowed: "POST")
+                throw methodNotAllowed(
+                    request.method, "\(route.database.name(of: route.path)):\(verb)", allowed: "POST")
             }
             switch verb {
             case "commit": return try commit(request, route)
@@ -83,7 +87,8 @@ struct DocumentsAPI: API {
             }
         }
         guard route.path.isCollection else {
-            throw methodNotAllowed(request.method, "the documents root", allowed: "POST :commit, :batchGet, :listCollectionIds")
+            throw methodNotAllowed(
+                request.method, "the documents root", allowed: "POST :commit, :batchGet, :listCollectionIds")
         }
         switch request.method {
         case "GET": return try list(request, route)

@@ -35,10 +35,13 @@ struct OperationsAPI: API {
 
     private func wipe(_ request: HTTPRequest) -> HTTPReply {
         guard configuration.devMode else {
-            return .response(Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
+            return .response(
+                Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
         }
         guard request.method == "DELETE" else {
-            return .response(Responses.error(.notFound("Method \(request.method) is not supported here; use DELETE to wipe all documents.")))
+            return .response(
+                Responses.error(
+                    .notFound("Method \(request.method) is not supported here; use DELETE to wipe all documents.")))
         }
         return .deferred { respond in
             store.deleteAllDocuments { result in

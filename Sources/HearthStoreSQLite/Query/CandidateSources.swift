@@ -81,7 +81,8 @@ struct GroupNameSource: CandidateSource {
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
         if position == buffer.count {
             guard !exhausted else { return nil }
-            var query: SQLQuery = "SELECT collection || '/' || id, name_key FROM documents WHERE collection_id = \(collectionID)"
+            var query: SQLQuery =
+                "SELECT collection || '/' || id, name_key FROM documents WHERE collection_id = \(collectionID)"
             query.append(Self.bounds("name_key", range))
             if let last { query.append(descending ? " AND name_key < \(last)" : " AND name_key > \(last)") }
             query.append(" ORDER BY name_key \(unsafeSQL: descending ? "DESC" : "ASC") LIMIT \(pageSize)")
@@ -187,7 +188,8 @@ struct KeyOrderSource: CandidateSource {
             query.append(
                 " AND (key, \(unsafeSQL: tieColumn)) \(unsafeSQL: descending ? "<" : ">") (\(last.key), \(last.tie))")
         }
-        query.append(" ORDER BY key \(unsafeSQL: direction), \(unsafeSQL: tieColumn) \(unsafeSQL: direction) LIMIT \(pageSize)")
+        query.append(
+            " ORDER BY key \(unsafeSQL: direction), \(unsafeSQL: tieColumn) \(unsafeSQL: direction) LIMIT \(pageSize)")
         let rows = try db.fetchAll(query)
         buffer = rows.map { row in
             let key = row[0].blobValue ?? []
@@ -195,7 +197,10 @@ struct KeyOrderSource: CandidateSource {
             case .field(let collection, _, _):
                 return (key, row[1], collection.appending(row[1].stringValue ?? ""))
             case .composite:
-                return (key, row[1], ResourcePath(segments: (row[2].stringValue ?? "").split(separator: "/").map(String.init)))
+                return (
+                    key, row[1],
+                    ResourcePath(segments: (row[2].stringValue ?? "").split(separator: "/").map(String.init))
+                )
             }
         }
         position = 0

@@ -123,14 +123,20 @@ struct IDSource: CandidateSource {
         stream = Self.build(plan, db: db, collection: collection.description, descending: descending)
     }
 
-    private static func build(_ plan: IDPlan, db: SQLiteConnection, collection: String, descending: Bool) -> any IDStream {
+    private static func build(
+        _ plan: IDPlan, db: SQLiteConnection, collection: String, descending: Bool
+    ) -> any IDStream {
         switch plan {
         case .point(let field, let kind, let key):
-            return PointStream(db: db, collection: collection, field: field, kind: kind.rawValue, key: key, descending: descending)
+            return PointStream(
+                db: db, collection: collection, field: field, kind: kind.rawValue, key: key, descending: descending)
         case .union(let plans):
-            return UnionStream(children: plans.map { build($0, db: db, collection: collection, descending: descending) }, descending: descending)
+            return UnionStream(
+                children: plans.map { build($0, db: db, collection: collection, descending: descending) },
+                descending: descending)
         case .intersection(let plans):
-            return IntersectionStream(children: plans.map { build($0, db: db, collection: collection, descending: descending) })
+            return IntersectionStream(
+                children: plans.map { build($0, db: db, collection: collection, descending: descending) })
         }
     }
 

@@ -72,7 +72,8 @@ struct ComponentRanges {
             // Inverted first bytes of the type lie in (~high, ~low].
             return KeyRange(lower: prefix + [~high[0] &+ 1], upper: prefix + [~low[0] &+ 1])
         }
-        return KeyRange(lower: prefix + low, upper: high[0] == 0xFF ? KeyRange.successor(ofPrefix: prefix) : prefix + high)
+        return KeyRange(
+            lower: prefix + low, upper: high[0] == 0xFF ? KeyRange.successor(ofPrefix: prefix) : prefix + high)
     }
 
     /// Keys whose component compares to `value` as `op` does (within the value's type). Null and NaN take no

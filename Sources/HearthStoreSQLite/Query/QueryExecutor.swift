@@ -36,7 +36,8 @@ struct QueryExecutor {
                 guard let head else { continue }
                 if let current = best, let currentHead = heads[current],
                     QueryMatcher.compare(
-                        (head.document.path, head.fields), (currentHead.document.path, currentHead.fields), orderBy: query.orderBy) >= 0
+                        (head.document.path, head.fields), (currentHead.document.path, currentHead.fields),
+                        orderBy: query.orderBy) >= 0
                 {
                     continue
                 }
@@ -61,7 +62,8 @@ struct QueryExecutor {
         }
         var limited = self
         if let upTo {
-            limited = QueryExecutor(db: db, query: Self.capped(query, upTo), plans: plans, requiredFields: requiredFields)
+            limited = QueryExecutor(
+                db: db, query: Self.capped(query, upTo), plans: plans, requiredFields: requiredFields)
         }
         let matches = try limited.run()
         statistics = limited.statistics
@@ -101,14 +103,18 @@ private struct MatchStream {
             }
             source = NameSource(db: db, collection: collection, descending: descending, bounds: bounds)
         case .groupNames(let descending):
-            source = GroupNameSource(db: db, collectionID: query.collectionID, parent: query.parent, descending: descending)
+            source = GroupNameSource(
+                db: db, collectionID: query.collectionID, parent: query.parent, descending: descending)
         case .field(let name, let kind, let ranges, let descending):
             var start: KeyOrderSource.Start?
             if kind == .value, let cursor = query.startAt, let first = cursor.values.first {
-                start = .init(key: IndexKey.encode(first), tie: Self.cursorID(cursor.values.dropFirst().first, in: collection).map(SQLiteValue.text))
+                start = .init(
+                    key: IndexKey.encode(first),
+                    tie: Self.cursorID(cursor.values.dropFirst().first, in: collection).map(SQLiteValue.text))
             }
             source = KeyOrderSource(
-                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges, descending: descending,
+                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges,
+                descending: descending,
                 start: start)
         case .composite(let indexID, let scope, let prefix, let ranges, let descending, let definition):
             source = KeyOrderSource(
@@ -132,7 +138,9 @@ private struct MatchStream {
 
     /// A composite index key for the start cursor: the equality prefix, then each cursor value encoded as its
     /// index field is, then (when the cursor names a document) the name tie-breaker.
-    private static func compositeStart(query: StructuredQuery, prefix: [UInt8], definition: IndexDefinition)
+    private static func compositeStart(
+        query: StructuredQuery, prefix: [UInt8], definition: IndexDefinition
+    )
         -> KeyOrderSource.Start?
     {
         guard let cursor = query.startAt, !cursor.values.isEmpty else { return nil }
@@ -146,7 +154,9 @@ private struct MatchStream {
         var tie: SQLiteValue?
         if cursor.values.count > orderFields.count, case .reference(let name) = cursor.values[orderFields.count] {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            if parts.count > 5 { tie = .blob(definition.nameKey(of: ResourcePath(segments: parts.dropFirst(5).map(String.init)))) }
+            if parts.count > 5 {
+                tie = .blob(definition.nameKey(of: ResourcePath(segments: parts.dropFirst(5).map(String.init))))
+            }
         }
         return .init(key: key, tie: tie)
     }
@@ -156,7 +166,8 @@ private struct MatchStream {
             guard query.contains(path: path), let document = try DocumentRows.fetch(path, in: db) else { continue }
             statistics.documentsRead += 1
             let fields = try document.fields()
-            if let end = query.endAt, QueryMatcher.compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0,
+            if let end = query.endAt,
+                QueryMatcher.compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0,
                 hasAllOrderFields(fields)
             {
                 // The scan runs in query order, so nothing after the end cursor can match.
@@ -222,7 +233,9 @@ private struct IndexCount {
             var inner: SQLQuery = "SELECT 1 FROM documents WHERE collection_id = \(query.collectionID)"
             let prefix = IndexKey.encode(segments: query.parent.segments)
             if !prefix.isEmpty {
-                inner.append(GroupNameSource.bounds("name_key", KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))))
+                inner.append(
+                    GroupNameSource.bounds(
+                        "name_key", KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))))
             }
             try add(inner)
         case .field(let name, let kind, let ranges, _):

@@ -46,10 +46,12 @@ extension ScanPlan: CustomStringConvertible {
     var description: String {
         switch self {
         case .names(let descending, let bounds):
-            return "collection scan by ID\(bounds == ClosedIDRange() ? "" : " within a name range")\(descending ? " (descending)" : "")"
+            return
+                "collection scan by ID\(bounds == ClosedIDRange() ? "" : " within a name range")\(descending ? " (descending)" : "")"
         case .groupNames(let descending): return "collection-group scan by name\(descending ? " (descending)" : "")"
         case .field(let name, let kind, let ranges, let descending):
-            return "single-field index \(name)\(kind == .arrayElement ? " (array-contains)" : "") over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
+            return
+                "single-field index \(name)\(kind == .arrayElement ? " (array-contains)" : "") over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
         case .ids(let plan, let descending): return "zig-zag merge of \(plan)\(descending ? " (descending)" : "")"
         case .composite(let id, _, _, let ranges, let descending, _):
             return "composite index #\(id) over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"

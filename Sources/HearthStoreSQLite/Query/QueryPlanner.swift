@@ -44,13 +44,15 @@ struct QueryPlanner {
         if let lookup = nameLookup(nameTerms) { return ConjunctPlan(scan: .documents(lookup), exact: false) }
         if query.allDescendants {
             if fieldTerms.isEmpty && orderFields.isEmpty {
-                return ConjunctPlan(scan: .groupNames(descending: nameDescending), exact: nameTerms.isEmpty && !hasCursors)
+                return ConjunctPlan(
+                    scan: .groupNames(descending: nameDescending), exact: nameTerms.isEmpty && !hasCursors)
             }
             return composite(fieldTerms, residual: !nameTerms.isEmpty)
         }
         if fieldTerms.isEmpty && orderFields.isEmpty {
             return ConjunctPlan(
-                scan: .names(descending: nameDescending, bounds: nameBounds(nameTerms)), exact: nameTerms.isEmpty && !hasCursors)
+                scan: .names(descending: nameDescending, bounds: nameBounds(nameTerms)),
+                exact: nameTerms.isEmpty && !hasCursors)
         }
         let fields = Set(fieldTerms.compactMap(Self.field(of:)) + orderFields.map(\.field))
         // A single-field index orders ties by name in the field's own direction, as Firestore's do.
@@ -69,14 +71,16 @@ struct QueryPlanner {
                 }
             }
             return ConjunctPlan(
-                scan: .field(name: field.description, kind: .value, ranges: ranges, descending: orderFields[0].descending),
+                scan: .field(
+                    name: field.description, kind: .value, ranges: ranges, descending: orderFields[0].descending),
                 exact: exact)
         }
         if orderFields.isEmpty, !fieldTerms.isEmpty, let streams = idStreams(fieldTerms) {
             let plan: IDPlan = streams.count == 1 ? streams[0] : .intersection(streams)
             let exactPoint: Bool
             if case .point = plan { exactPoint = true } else { exactPoint = false }
-            return ConjunctPlan(scan: .ids(plan, descending: nameDescending), exact: exactPoint && nameTerms.isEmpty && !hasCursors)
+            return ConjunctPlan(
+                scan: .ids(plan, descending: nameDescending), exact: exactPoint && nameTerms.isEmpty && !hasCursors)
         }
         return composite(fieldTerms, residual: !nameTerms.isEmpty)
     }
@@ -135,13 +139,17 @@ struct QueryPlanner {
             case .field(_, .equal, let value):
                 streams.append(.point(field: name, kind: .value, key: IndexKey.encode(value)))
             case .field(_, .in, let list):
-                streams.append(.union(list.matchableElements.map { .point(field: name, kind: .value, key: IndexKey.encode($0)) }))
+                streams.append(
+                    .union(list.matchableElements.map { .point(field: name, kind: .value, key: IndexKey.encode($0)) }))
             case .field(_, .arrayContains, let value):
                 let key = IndexKey.encode(value)
                 streams.append(value.isNullOrNaN ? .union([]) : .point(field: name, kind: .arrayElement, key: key))
             case .field(_, .arrayContainsAny, let list):
                 streams.append(
-                    .union(list.matchableElements.map { .point(field: name, kind: .arrayElement, key: IndexKey.encode($0)) }))
+                    .union(
+                        list.matchableElements.map {
+                            .point(field: name, kind: .arrayElement, key: IndexKey.encode($0))
+                        }))
             case .unary(_, .isNull):
                 streams.append(.point(field: name, kind: .value, key: IndexKey.encode(.null)))
             case .unary(_, .isNaN):
@@ -198,7 +206,9 @@ struct QueryPlanner {
             if let first = orders.first, let firstField = fields.dropFirst(prefixCount).first {
                 let component = ComponentRanges(prefix: prefix, descending: firstField.mode == .descending)
                 for term in others {
-                    if Self.field(of: term) == first.field, let allowed = RangeSet.allowed(by: term, component: component) {
+                    if Self.field(of: term) == first.field,
+                        let allowed = RangeSet.allowed(by: term, component: component)
+                    {
                         ranges = ranges.intersection(allowed)
                         if !Self.isExactRange(term) { exact = false }
                     } else {
@@ -208,8 +218,10 @@ struct QueryPlanner {
             } else if !others.isEmpty {
                 exact = false
             }
-            let scopeValue = scope == .collection ? query.parent.appending(query.collectionID).description : query.collectionID
-            if query.allDescendants && !query.parent.segments.isEmpty { exact = false }  // other parents share the scope
+            let scopeValue =
+                scope == .collection ? query.parent.appending(query.collectionID).description : query.collectionID
+            // Other parents share the scope.
+            if query.allDescendants && !query.parent.segments.isEmpty { exact = false }
             return ConjunctPlan(
                 scan: .composite(
                     indexID: entry.id, scope: scopeValue, prefix: prefix, ranges: ranges, descending: reversed,
@@ -223,19 +235,24 @@ struct QueryPlanner {
         var fields: [IndexDefinition.Field] = []
         for term in terms {
             guard let field = Self.field(of: term), field != .documentName else { continue }
-            if orderFields.contains(where: { $0.field == field }) || fields.contains(where: { $0.path == field }) { continue }
+            if orderFields.contains(where: { $0.field == field }) || fields.contains(where: { $0.path == field }) {
+                continue
+            }
             switch term {
-            case .field(_, .arrayContains, _), .field(_, .arrayContainsAny, _): fields.append(.init(path: field, mode: .arrayContains))
+            case .field(_, .arrayContains, _), .field(_, .arrayContainsAny, _):
+                fields.append(.init(path: field, mode: .arrayContains))
             default: fields.append(.init(path: field, mode: .ascending))
             }
         }
         fields += orderFields.map { .init(path: $0.field, mode: $0.descending ? .descending : .ascending) }
         let definition = IndexDefinition(
-            collectionID: query.collectionID, scope: query.allDescendants ? .collectionGroup : .collection, fields: fields,
+            collectionID: query.collectionID, scope: query.allDescendants ? .collectionGroup : .collection,
+            fields: fields,
             nameDescending: nameDescending)
         if let building = indexes.first(where: { $0.definition == definition && !$0.ready }) {
             return .failedPrecondition(
-                "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly.")
+                "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly."
+            )
         }
         return .failedPrecondition(
             "The query requires an index. Add it to the \"indexes\" list of hearth.indexes.json in the data directory (or the file given with --indexes) and restart: \(definition)"

@@ -6,7 +6,9 @@ import HearthStore
 enum QueryRunner {
     static func run(_ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws -> QueryResults {
         let normalized = query.normalized()
-        let plans = try QueryPlanner(query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)).plan()
+        let plans = try QueryPlanner(
+            query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)
+        ).plan()
         var executor = QueryExecutor(db: db, query: normalized, plans: plans)
         var documents = try executor.run().map(\.document)
         if let projection = query.projection {
@@ -21,12 +23,17 @@ enum QueryRunner {
             indexEntriesRead: executor.statistics.indexEntriesRead, documentsRead: executor.statistics.documentsRead)
     }
 
-    static func aggregate(_ aggregation: AggregationQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws
+    static func aggregate(
+        _ aggregation: AggregationQuery, catalog: IndexCatalog, in db: SQLiteConnection
+    ) throws
         -> AggregationResults
     {
         let normalized = aggregation.query.normalized()
-        let plans = try QueryPlanner(query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)).plan()
-        var executor = QueryExecutor(db: db, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
+        let plans = try QueryPlanner(
+            query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)
+        ).plan()
+        var executor = QueryExecutor(
+            db: db, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
         var values: [String: Value]
         let onlyCounts = aggregation.aggregations.allSatisfy { if case .count = $0.kind { true } else { false } }
         if onlyCounts {

@@ -52,7 +52,9 @@ struct RangeSet: Sendable, Equatable {
             guard let lastUpper = last.upper else { continue }  // the previous range runs to the end
             let overlaps = range.lower.map { Value.compareBytes($0, lastUpper) <= 0 } ?? true
             if overlaps {
-                merged[merged.count - 1].upper = range.upper.map { Value.compareBytes($0, lastUpper) > 0 ? $0 : lastUpper }
+                merged[merged.count - 1].upper = range.upper.map {
+                    Value.compareBytes($0, lastUpper) > 0 ? $0 : lastUpper
+                }
             } else {
                 merged.append(range)
             }

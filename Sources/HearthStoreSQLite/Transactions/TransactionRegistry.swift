@@ -50,7 +50,8 @@ final class TransactionRegistry: Sendable {
     }
 
     static let expired = HearthError.invalidArgument(
-        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle; begin a new one.")
+        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle; begin a new one."
+    )
 
     func begin(_ mode: TransactionMode, openSnapshot: () throws -> SQLiteConnection) throws -> TransactionID {
         sweep()
@@ -61,9 +62,13 @@ final class TransactionRegistry: Sendable {
         case .readWrite:
             kind = .readWrite(ReadSet())
         case .readOnly:
-            let readOnlyCount = entries.withLock { $0.values.filter { if case .readOnly = $0.kind { true } else { false } }.count }
+            let readOnlyCount = entries.withLock {
+                $0.values.filter { if case .readOnly = $0.kind { true } else { false } }.count
+            }
             guard readOnlyCount < limits.maxReadOnly else {
-                throw HearthError(.resourceExhausted, "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
+                throw HearthError(
+                    .resourceExhausted,
+                    "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
             }
             kind = .readOnly(Snapshot(try openSnapshot()))
         }
@@ -103,7 +108,8 @@ final class TransactionRegistry: Sendable {
     func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) {
         entries.withLock { entries in
             guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
-            reads.queries.append((query, Dictionary(results.map { ($0.path, $0.updateTime) }, uniquingKeysWith: { a, _ in a })))
+            reads.queries.append(
+                (query, Dictionary(results.map { ($0.path, $0.updateTime) }, uniquingKeysWith: { a, _ in a })))
             entry.kind = .readWrite(reads)
             entries[id] = entry
         }
@@ -113,13 +119,17 @@ final class TransactionRegistry: Sendable {
     func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
         let time = now()
         let result: Result<ReadSet?, HearthError> = entries.withLock { entries in
-            guard let entry = entries.removeValue(forKey: id), time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout else {
+            guard let entry = entries.removeValue(forKey: id),
+                time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout
+            else {
                 return .failure(Self.expired)
             }
             if time.timeIntervalSince(entry.created) > limits.maxAge {
                 close(entry)
                 return .failure(
-                    HearthError(.aborted, "The transaction is older than \(Int(limits.maxAge)) seconds and cannot commit; retry it."))
+                    HearthError(
+                        .aborted,
+                        "The transaction is older than \(Int(limits.maxAge)) seconds and cannot commit; retry it."))
             }
             switch entry.kind {
             case .readOnly:

@@ -121,7 +121,8 @@ public final class SQLiteTreeStore: TreeStore {
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
         if let receipt = write.receipt {
             try WriteReceipts.record(
-                receipt.id, answer: receipt.answer(change), retention: store.configuration.writeReceiptRetention, in: db)
+                receipt.id, answer: receipt.answer(change), retention: store.configuration.writeReceiptRetention, in: db
+            )
         }
         try pruneIfDue(db)
         let feed = treeFeed

@@ -4,7 +4,8 @@ import Foundation
 /// without rules denies every client request.
 enum OpenRules {
     static let path: String = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-open-\(UUID().uuidString).rules")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-open-\(UUID().uuidString).rules")
         let text = """
             rules_version = '2';
             service cloud.firestore {

@@ -14,7 +14,9 @@ enum Q {
     static func string(_ value: String) -> String { JSONValue.object(["stringValue": .string(value)]).jsonString }
     static func bool(_ value: Bool) -> String { #"{"booleanValue":\#(value)}"# }
     static let null = #"{"nullValue":null}"#
-    static func array(_ values: [String]) -> String { #"{"arrayValue":{"values":[\#(values.joined(separator: ","))]}}"# }
+    static func array(_ values: [String]) -> String {
+        #"{"arrayValue":{"values":[\#(values.joined(separator: ","))]}}"#
+    }
     static func map(_ fields: String) -> String { #"{"mapValue":{"fields":\#(fields)}}"# }
     static func ref(_ relative: String) -> String { #"{"referenceValue":"\#(FS.name(relative))"}"# }
     static func timestamp(_ text: String) -> String { #"{"timestampValue":"\#(text)"}"# }
@@ -46,7 +48,9 @@ enum Q {
         _ collection: String, allDescendants: Bool = false, where filter: String? = nil, orderBy: [String] = [],
         startAt: String? = nil, endAt: String? = nil, offset: Int? = nil, limit: Int? = nil, select: [String]? = nil
     ) -> String {
-        var members = [#""from":[{"collectionId":"\#(collection)"\#(allDescendants ? #","allDescendants":true"# : "")}]"#]
+        var members = [
+            #""from":[{"collectionId":"\#(collection)"\#(allDescendants ? #","allDescendants":true"# : "")}]"#
+        ]
         if let filter { members.append(#""where":\#(filter)"#) }
         if !orderBy.isEmpty { members.append(#""orderBy":[\#(orderBy.joined(separator: ","))]"#) }
         if let startAt { members.append(#""startAt":\#(startAt)"#) }
@@ -54,7 +58,8 @@ enum Q {
         if let offset { members.append(#""offset":\#(offset)"#) }
         if let limit { members.append(#""limit":\#(limit)"#) }
         if let select {
-            members.append(#""select":{"fields":[\#(select.map { #"{"fieldPath":"\#($0)"}"# }.joined(separator: ","))]}"#)
+            members.append(
+                #""select":{"fields":[\#(select.map { #"{"fieldPath":"\#($0)"}"# }.joined(separator: ","))]}"#)
         }
         return "{\(members.joined(separator: ","))}"
     }
@@ -112,7 +117,8 @@ extension HTTPClient {
         #expect(!elements.isEmpty, "a runQuery response has at least one element", sourceLocation: sourceLocation)
         var answer = QueryAnswer(documents: [])
         for (index, element) in elements.enumerated() {
-            #expect(element["readTime"]?.stringValue != nil, "element \(index) has no readTime: \(element.jsonString)",
+            #expect(
+                element["readTime"]?.stringValue != nil, "element \(index) has no readTime: \(element.jsonString)",
                 sourceLocation: sourceLocation)
             if let document = element["document"] { answer.documents.append(document) }
             if let explain = element["explainMetrics"] { answer.explain = explain }
@@ -155,7 +161,9 @@ extension HTTPClient {
     }
 
     /// `:beginTransaction`; returns the transaction ID.
-    func beginTransaction(readOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    func beginTransaction(
+        readOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws
         -> String
     {
         let options = readOnly ? #"{"options":{"readOnly":{}}}"# : #"{"options":{"readWrite":{}}}"#
@@ -166,7 +174,8 @@ extension HTTPClient {
 
     /// `:commit` with writes in a transaction.
     func commit(_ writes: String, transaction: String) async throws -> HTTPResult {
-        try await request("POST", "\(FS.root()):commit", json: #"{"writes":\#(writes),"transaction":"\#(transaction)"}"#)
+        try await request(
+            "POST", "\(FS.root()):commit", json: #"{"writes":\#(writes),"transaction":"\#(transaction)"}"#)
     }
 
     /// `:rollback`.
@@ -216,5 +225,6 @@ func indexJSON(_ collectionGroup: String, scope: String = "COLLECTION", _ fields
         mode == "CONTAINS"
             ? #"{"fieldPath":"\#(path)","arrayConfig":"CONTAINS"}"# : #"{"fieldPath":"\#(path)","order":"\#(mode)"}"#
     }
-    return #"{"collectionGroup":"\#(collectionGroup)","queryScope":"\#(scope)","fields":[\#(list.joined(separator: ","))]}"#
+    return
+        #"{"collectionGroup":"\#(collectionGroup)","queryScope":"\#(scope)","fields":[\#(list.joined(separator: ","))]}"#
 }

@@ -34,7 +34,9 @@ import Testing
         #expect(path.segments == ["users", "alice"])
         #expect(path.isDocument)
         #expect(database.name(of: path) == "projects/demo/databases/(default)/documents/users/alice")
-        #expect(throws: HearthError.self) { try database.path(fromName: "projects/other/databases/(default)/documents/a/b") }
+        #expect(throws: HearthError.self) {
+            try database.path(fromName: "projects/other/databases/(default)/documents/a/b")
+        }
     }
 
     @Test func setsAndRemovesNestedFields() {

@@ -19,8 +19,11 @@ private func isInteger(_ value: Value) -> Bool {
     @Test func maskedUpdateMergesAndDeletesAbsentPaths() throws {
         let write = Write(
             path: path,
-            operation: .update(fields: ["a": .map(["b": .integer(2)])], mask: [FieldPath(segments: ["a", "b"]), FieldPath(segments: ["gone"])]))
-        let outcome = try WriteApplier.apply(write, to: existing(["a": .map(["x": .null]), "gone": .integer(1), "keep": .boolean(true)]), commitTime: t2)
+            operation: .update(
+                fields: ["a": .map(["b": .integer(2)])],
+                mask: [FieldPath(segments: ["a", "b"]), FieldPath(segments: ["gone"])]))
+        let outcome = try WriteApplier.apply(
+            write, to: existing(["a": .map(["x": .null]), "gone": .integer(1), "keep": .boolean(true)]), commitTime: t2)
         #expect(outcome.document?.fields == ["a": .map(["x": .null, "b": .integer(2)]), "keep": .boolean(true)])
         #expect(outcome.document?.createTime == t1)
         #expect(outcome.document?.updateTime == t2)
@@ -62,14 +65,22 @@ private func isInteger(_ value: Value) -> Bool {
         (Value.integer(3), .maximum(.double(4.5)), .double(4.5)),
         (Value.integer(3), .minimum(.double(.nan)), .double(.nan)),
         (Value.integer(3), .minimum(.integer(-3)), .integer(-3)),
-        (Value.array([.integer(1)]), .appendMissingElements([.double(1), .integer(2), .integer(2)]), .array([.integer(1), .integer(2)])),
-        (Value.array([.integer(1), .double(1), .null, .integer(2)]), .removeAllFromArray([.integer(1), .null]), .array([.integer(2)])),
+        (
+            Value.array([.integer(1)]), .appendMissingElements([.double(1), .integer(2), .integer(2)]),
+            .array([.integer(1), .integer(2)])
+        ),
+        (
+            Value.array([.integer(1), .double(1), .null, .integer(2)]), .removeAllFromArray([.integer(1), .null]),
+            .array([.integer(2)])
+        ),
         (Value.string("not an array"), .removeAllFromArray([.integer(1)]), .array([])),
     ])
     func transformsFollowFirestoreSemantics(_ current: Value?, _ kind: FieldTransform.Kind, _ expected: Value) throws {
         var fields: [String: Value] = [:]
         if let current { fields["f"] = current }
-        let write = Write(path: path, operation: .transform, transforms: [FieldTransform(fieldPath: FieldPath(segments: ["f"]), kind: kind)])
+        let write = Write(
+            path: path, operation: .transform,
+            transforms: [FieldTransform(fieldPath: FieldPath(segments: ["f"]), kind: kind)])
         let outcome = try WriteApplier.apply(write, to: existing(fields), commitTime: t2)
         let stored = try #require(outcome.document?.fields["f"])
         #expect(stored.isEquivalent(to: expected), "got \(stored)")

@@ -34,18 +34,34 @@ import Testing
         ("fractions", [.double(0.25), .double(0.5)], .double(0.75)),
         // Issue #17: production sums exactly, so an intermediate overflow does not end in infinity.
         (
-            "MAX, MAX, -MAX, -MAX", [.double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude),
-                .double(-.greatestFiniteMagnitude), .double(-.greatestFiniteMagnitude)], .double(0)
+            "MAX, MAX, -MAX, -MAX",
+            [
+                .double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude),
+                .double(-.greatestFiniteMagnitude), .double(-.greatestFiniteMagnitude),
+            ], .double(0)
         ),
-        ("MAX, MAX, -MAX", [.double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude),
-            .double(-.greatestFiniteMagnitude)], .double(.greatestFiniteMagnitude)),
-        ("MAX, MAX overflows", [.double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude)], .double(.infinity)),
-        ("1e308 * 3 - 1e308 * 2", [.double(1e308), .double(1e308), .double(1e308), .double(-1e308), .double(-1e308)],
-            .double(1e308)),
+        (
+            "MAX, MAX, -MAX",
+            [
+                .double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude),
+                .double(-.greatestFiniteMagnitude),
+            ], .double(.greatestFiniteMagnitude)
+        ),
+        (
+            "MAX, MAX overflows", [.double(.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude)],
+            .double(.infinity)
+        ),
+        (
+            "1e308 * 3 - 1e308 * 2",
+            [.double(1e308), .double(1e308), .double(1e308), .double(-1e308), .double(-1e308)],
+            .double(1e308)
+        ),
         ("0.1 + 0.2, rounded once", [.double(0.1), .double(0.2)], .double(0.30000000000000004)),
         ("1e16 + 1 + 1, exactly", [.double(1e16), .double(1), .double(1)], .double(10_000_000_000_000_002)),
-        ("subnormals", [.double(.leastNonzeroMagnitude), .double(.leastNonzeroMagnitude)],
-            .double(.leastNonzeroMagnitude * 2)),
+        (
+            "subnormals", [.double(.leastNonzeroMagnitude), .double(.leastNonzeroMagnitude)],
+            .double(.leastNonzeroMagnitude * 2)
+        ),
         ("2^53 + 1 + 0.5 mixed", [.integer(9_007_199_254_740_993), .double(0.5)], .double(9_007_199_254_740_994)),
     ]
 

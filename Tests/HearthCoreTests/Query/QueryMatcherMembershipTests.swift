@@ -37,7 +37,8 @@ struct MembershipRow: Sendable, CustomTestStringConvertible {
         .init(.arrayContains, .integer(2), .array([.map(["a": .integer(2)])]), false, "a nested map holding 2"),
         .init(.arrayContains, .integer(2), .null, false, "null"),
         .init(.arrayContains, .integer(2), nil, false, "missing"),
-        .init(.arrayContains, .double(.nan), .array([.double(.nan)]), false, "a NaN operand matches nothing (production)"),
+        .init(
+            .arrayContains, .double(.nan), .array([.double(.nan)]), false, "a NaN operand matches nothing (production)"),
         .init(.arrayContains, .null, .array([.null]), false, "a null operand matches nothing (production)"),
         .init(.arrayContains, .null, .array([]), false, "[] does not contain null"),
         .init(
@@ -60,7 +61,9 @@ struct MembershipRow: Sendable, CustomTestStringConvertible {
         .init(.in, .array([.integer(1), .string("a"), .null]), .integer(1), true, "1"),
         .init(.in, .array([.integer(1), .string("a"), .null]), .double(1), true, "1.0"),
         .init(.in, .array([.integer(1), .string("a"), .null]), .string("a"), true, "\"a\""),
-        .init(.in, .array([.integer(1), .string("a"), .null]), .null, false, "null: a null element matches nothing (production)"),
+        .init(
+            .in, .array([.integer(1), .string("a"), .null]), .null, false,
+            "null: a null element matches nothing (production)"),
         .init(.in, .array([.integer(1), .string("a"), .null]), .integer(2), false, "2"),
         .init(.in, .array([.integer(1), .string("a"), .null]), .array([.integer(1)]), false, "[1]"),
         .init(.in, .array([.integer(1), .string("a"), .null]), .double(.nan), false, "NaN"),
