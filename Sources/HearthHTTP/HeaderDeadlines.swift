@@ -1,3 +1,4 @@
+internal import CMicroHTTPD  // <sys/socket.h>: shutdown, SHUT_RDWR
 import Foundation
 import Synchronization
 
