@@ -166,15 +166,17 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
 
     /// Replaces the value and sets the node's priority.
     public func setValue(_ value: Any?, andPriority priority: Any?) async throws {
-        var json = try TreeJSON.json(value)
+        try await database.write("PUT", path: path, body: try Self.json(value, priority: priority))
+    }
+
+    /// The body that writes `value` with `priority`: an object gains `.priority`, a leaf becomes
+    /// `{".value", ".priority"}`, as the REST API takes them.
+    static func json(_ value: Any?, priority: Any?) throws(FirestoreErrorCode) -> JSONValue {
+        let json = try TreeJSON.json(value)
         let priorityJSON = try TreeJSON.json(priority)
-        if case .object(var members) = json {
-            members[".priority"] = priorityJSON
-            json = .object(members)
-        } else {
-            json = [".value": json, ".priority": priorityJSON]
-        }
-        try await database.write("PUT", path: path, body: json)
+        guard case .object(var members) = json else { return [".value": json, ".priority": priorityJSON] }
+        members[".priority"] = priorityJSON
+        return .object(members)
     }
 
     /// Writes several children at once; keys may be paths (`"a/b"`), `NSNull`/`nil` removes. All or nothing.
@@ -195,17 +197,7 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
 
     /// Fire-and-forget form of ``setValue(_:andPriority:)``, queued as ``setValue(_:)`` is.
     public func setValue(_ value: Any?, andPriority priority: Any?) {
-        let body = Result { () throws(FirestoreErrorCode) in
-            var json = try TreeJSON.json(value)
-            let priorityJSON = try TreeJSON.json(priority)
-            if case .object(var members) = json {
-                members[".priority"] = priorityJSON
-                json = .object(members)
-            } else {
-                json = [".value": json, ".priority": priorityJSON]
-            }
-            return json
-        }
+        let body = Result { () throws(FirestoreErrorCode) in try Self.json(value, priority: priority) }
         queue("PUT", body) { _, _ in }
     }
 
