@@ -1,5 +1,18 @@
 import Foundation
 
+/// Calls `body` with the socket address of IPv4 `host`:`port` and its length: for `bind` and `connect`.
+func withIPv4Address<Result>(
+    _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+) -> Result {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr(host)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+}
+
 /// A blocking TCP connection to the server under test that sends exactly the bytes given, for framing and
 /// connection-handling tests that no HTTP client library would produce.
 final class RawSocket {
@@ -33,29 +46,14 @@ final class RawSocket {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let bound = withIPv4Address(source, port: 0) { bind(fd, $0, $1) }
             guard bound == 0 else {
                 let code = errno
                 close(fd)
                 throw HarnessError("bind(\(source)) failed: errno \(code)")
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = withIPv4Address("127.0.0.1", port: port) { connect(fd, $0, $1) }
         guard connected == 0 else {
             let code = errno
             close(fd)

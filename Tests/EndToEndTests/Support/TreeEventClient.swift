@@ -36,15 +36,7 @@ final class TreeEventClient: Sendable {
         guard fd >= 0 else { throw HarnessError("socket() failed") }
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = withIPv4Address("127.0.0.1", port: port) { connect(fd, $0, $1) }
         guard connected == 0 else {
             close(fd)
             throw HarnessError("connect() failed: errno \(errno)")
