@@ -119,7 +119,7 @@ public struct StoredDocument: Sendable, Equatable {
     /// The decoded fields.
     public func fields() throws(HearthError) -> [String: Value] {
         do {
-            return try Value.decodeFields(try JSONParser.parse(fieldsJSON), at: "")
+            return try Value.decodeStoredFields(try JSONParser.parse(fieldsJSON))
         } catch let error as HearthError {
             throw error
         } catch {

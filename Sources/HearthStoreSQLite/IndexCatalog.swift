@@ -99,7 +99,7 @@ final class IndexCatalog: Sendable {
             let path = ResourcePath(
                 segments: ((row[0].stringValue ?? "") + "/" + (row[1].stringValue ?? "")).split(separator: "/").map(
                     String.init))
-            let fields = try Value.decodeFields(try JSONParser.parse(row[2].blobValue ?? []), at: "")
+            let fields = try Value.decodeStoredFields(try JSONParser.parse(row[2].blobValue ?? []))
             let scope = index.definition.scope(of: path)
             for key in Set(index.definition.keys(for: fields)) {
                 try db.execute(

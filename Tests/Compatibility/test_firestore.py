@@ -86,3 +86,63 @@ def test_collections_with_the_admin_credential_outside_dev_mode():
             list(client(AnonymousCredentials()).collection(root).document("a").collections())
     finally:
         server.stop()
+
+
+def test_recursive_delete_removes_a_collection_and_everything_below_it(db):
+    # recursive_delete runs a kindless allDescendants query bounded by `__id-9223372036854775808__` cursors and
+    # deletes through BulkWriter's :batchWrite (issue 17, class 8).
+    name = "tree-" + uuid.uuid4().hex[:10]
+    doomed = db.collection(name)
+    doomed.document("a").set({"n": 1})
+    doomed.document("a").collection("sub").document("s").set({"n": 2})
+    doomed.document("b").collection("deep").document("d").collection("deeper").document("e").set({"n": 3})
+    doomed.document("0").set({"n": 0})
+    kept = db.collection(name + "-kept")
+    kept.document("k").set({"n": 4})
+    db.collection(name + "x").document("k").collection(name).document("k2").set({"n": 5})
+
+    assert db.recursive_delete(doomed) == 4
+    assert list(doomed.list_documents()) == []
+    assert not doomed.document("a").collection("sub").document("s").get().exists
+    assert not doomed.document("b").collection("deep").document("d").collection("deeper").document("e").get().exists
+    assert kept.document("k").get().exists
+    assert db.collection(name + "x").document("k").collection(name).document("k2").get().exists
+
+
+def test_recursive_delete_of_one_document_keeps_its_siblings(db):
+    name = "tree-" + uuid.uuid4().hex[:10]
+    parent = db.collection(name)
+    parent.document("a").set({"n": 1})
+    parent.document("a").collection("sub").document("s").set({"n": 2})
+    parent.document("a-sibling").collection("sub").document("s").set({"n": 3})
+
+    assert db.recursive_delete(parent.document("a")) == 2
+    assert not parent.document("a").get().exists
+    assert not parent.document("a").collection("sub").document("s").get().exists
+    assert parent.document("a-sibling").collection("sub").document("s").get().exists
+
+
+def test_proto_field_names_are_accepted(db):
+    # Proto3 JSON parsers accept a field's `.proto` name beside its JSON name (issue 17, class 7).
+    import json
+    import urllib.request
+
+    name = "proto-" + uuid.uuid4().hex[:10]
+    db.collection(name).document("x").set({"n": 7})
+    body = {
+        "structured_query": {
+            "from": [{"collection_id": name}],
+            "where": {"field_filter": {"field": {"field_path": "n"}, "op": "EQUAL", "value": {"integer_value": "7"}}},
+        }
+    }
+    host = db._firestore_api._transport._host
+    if not host.startswith("http"):
+        host = "http://" + host
+    request = urllib.request.Request(
+        f"{host}/v1/projects/{PROJECT}/databases/(default)/documents:runQuery",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": "Bearer owner"},
+    )
+    with urllib.request.urlopen(request) as response:
+        answer = json.load(response)
+    assert [element["document"]["name"].rsplit("/", 1)[1] for element in answer if "document" in element] == ["x"]

@@ -123,7 +123,8 @@ struct CommitTests {
                   "updateTransforms": [{"fieldPath": "created", "setToServerValue": "REQUEST_TIME"},
                                        {"fieldPath": "meta.`edited.at`", "setToServerValue": "REQUEST_TIME"}]}]
                 """#))
-        let commitTime = try FS.time(body["commitTime"])
+        // REQUEST_TIME is the commit time at millisecond precision, as Firestore documents it.
+        let commitTime = try FS.time(body["commitTime"]).truncatedToMilliseconds
         let results = try #require(body["writeResults"]?[0]?["transformResults"]?.arrayValue)
         #expect(results.count == 2)
         for result in results { #expect(try FS.time(result["timestampValue"]) == commitTime) }

@@ -58,11 +58,11 @@ struct QueryErrorTests {
             ),
             (
                 "__name__ cursor that is not a reference",
-                #"{"from":[{"collectionId":"c"}],"startAt":\#(Q.cursor([Q.string("x")], before: true))}"#
+                #"{"from":[{"collectionId":"c"}],"orderBy":[\#(Q.order("__name__"))],"startAt":\#(Q.cursor([Q.string("x")], before: true))}"#
             ),
             (
-                "__name__ cursor in another collection",
-                #"{"from":[{"collectionId":"c"}],"startAt":\#(Q.cursor([Q.ref("other/x")], before: true))}"#
+                "cursor values for the implicit __name__ order only",
+                #"{"from":[{"collectionId":"c"}],"startAt":\#(Q.cursor([Q.ref("c/x")], before: true))}"#
             ),
             (
                 "__name__ filter that is not a reference",
@@ -108,8 +108,10 @@ struct QueryErrorTests {
                 == ["x"])
         #expect(
             try await client.queryIDs(
-                Q.query(c, orderBy: [Q.order("a")], startAt: Q.cursor([Q.int(29), Q.ref("\(c)/x")], before: true)))
-                == ["x"], "a cursor as long as the normalized orderBy (a, __name__)")
+                Q.query(
+                    c, orderBy: [Q.order("a"), Q.order("__name__")],
+                    startAt: Q.cursor([Q.int(29), Q.ref("\(c)/x")], before: true))) == ["x"],
+            "a cursor as long as the stated orderBy (a, __name__)")
     }
 
     @Test(

@@ -121,7 +121,8 @@ struct QueryIndexTests {
             #expect(
                 try await client.queryIDs(
                     Q.query(
-                        "items", where: Q.field("kind", "EQUAL", Q.string("x")), orderBy: [Q.order("size")],
+                        "items", where: Q.field("kind", "EQUAL", Q.string("x")),
+                        orderBy: [Q.order("size"), Q.order("__name__")],
                         startAt: Q.cursor([Q.int(1), Q.ref("items/c")], before: false))) == ["d", "a"])
         }
 

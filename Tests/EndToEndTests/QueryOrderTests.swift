@@ -230,7 +230,8 @@ struct QueryOrderTests {
         func run(_ startAt: String? = nil, _ endAt: String? = nil, orderBy: [String]) async throws -> [String] {
             try await client.queryIDs(Q.query(c, orderBy: orderBy, startAt: startAt, endAt: endAt))
         }
-        let byScore = [Q.order("score")]
+        // A cursor holds one value per stated orderBy clause, so the __name__ order is stated, as the SDKs send it.
+        let byScore = [Q.order("score"), Q.order("__name__")]
         #expect(
             try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: true), orderBy: byScore) == [
                 "s3", "s4", "s5",
@@ -245,22 +246,32 @@ struct QueryOrderTests {
             try await run(nil, Q.cursor([Q.int(20), Q.ref("\(c)/s2")], before: false), orderBy: byScore) == [
                 "s1", "s2",
             ])
-        let down = [Q.order("score", descending: true)]
+        let down = [Q.order("score", descending: true), Q.order("__name__", descending: true)]
+        #expect(try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: false), orderBy: down) == ["s2", "s1"])
+        // Ordered by __name__ alone, a reference cursor.
         #expect(
-            try await run(Q.cursor([Q.int(20), Q.ref("\(c)/s3")], before: false), orderBy: down) == ["s2", "s1"],
-            "the implicit __name__ order is descending too")
-        // No orderBy: the implicit __name__ order takes a reference cursor.
-        #expect(try await run(Q.cursor([Q.ref("\(c)/s2")], before: false), orderBy: []) == ["s3", "s4", "s5", "s6"])
+            try await run(Q.cursor([Q.ref("\(c)/s2")], before: false), orderBy: [Q.order("__name__")]) == [
+                "s3", "s4", "s5", "s6",
+            ])
         #expect(
-            try await run(Q.cursor([Q.ref("\(c)/s2")], before: true), orderBy: []) == ["s2", "s3", "s4", "s5", "s6"])
-        #expect(try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: true), orderBy: []) == ["s1", "s2", "s3"])
+            try await run(Q.cursor([Q.ref("\(c)/s2")], before: true), orderBy: [Q.order("__name__")]) == [
+                "s2", "s3", "s4", "s5", "s6",
+            ])
         #expect(
-            try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: false), orderBy: []) == ["s1", "s2", "s3", "s4"])
+            try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: true), orderBy: [Q.order("__name__")]) == [
+                "s1", "s2", "s3",
+            ])
+        #expect(
+            try await run(nil, Q.cursor([Q.ref("\(c)/s4")], before: false), orderBy: [Q.order("__name__")]) == [
+                "s1", "s2", "s3", "s4",
+            ])
         #expect(
             try await run(Q.cursor([Q.ref("\(c)/s4")], before: true), orderBy: [Q.order("__name__", descending: true)])
                 == ["s4", "s3", "s2", "s1"])
         #expect(
-            try await run(Q.cursor([Q.ref("\(c)/s3x")], before: true), orderBy: []) == ["s4", "s5", "s6"],
+            try await run(Q.cursor([Q.ref("\(c)/s3x")], before: true), orderBy: [Q.order("__name__")]) == [
+                "s4", "s5", "s6",
+            ],
             "a cursor between documents")
     }
 

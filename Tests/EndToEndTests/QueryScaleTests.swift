@@ -84,7 +84,7 @@ struct QueryScaleTests {
             let next = try await explained(
                 Q.query(
                     "big", where: Q.field("owner", "EQUAL", Q.string("u3")),
-                    orderBy: [Q.order("date", descending: true)],
+                    orderBy: [Q.order("date", descending: true), Q.order("__name__", descending: true)],
                     startAt: #"{"values":[\#(cursor.date),{"referenceValue":"\#(cursor.name)"}],"before":false}"#,
                     limit: 20))
             #expect(next.ids == Array(all[(page * 20)..<(page * 20 + 20)]), "page \(page)")

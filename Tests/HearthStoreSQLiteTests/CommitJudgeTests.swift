@@ -133,6 +133,6 @@ import Testing
         #expect(view.other == .some(["o": .boolean(true)]))
         #expect(view.missing == .some(nil))
         #expect(view.commitTime == commit.commitTime)
-        #expect(view.stamped == .timestamp(commit.commitTime))
+        #expect(view.stamped == .timestamp(commit.commitTime.truncatedToMilliseconds))
     }
 }

@@ -63,7 +63,7 @@ struct DocumentsClient: Sendable {
         }
         do {
             let path = try database.path(fromName: name)
-            let fields = try Value.decodeFields(json["fields"] ?? .object([:]), at: "fields")
+            let fields = try Value.decodeStoredFields(json["fields"] ?? .object([:]))
             let update = json["updateTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:))
             let create = json["createTime"]?.stringValue.flatMap(HearthCore.Timestamp.init(rfc3339:))
             return StoredDocument(path: path, fields: fields, createTime: create, updateTime: update)

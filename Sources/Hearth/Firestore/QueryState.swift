@@ -32,14 +32,17 @@ struct QueryState: Sendable {
         return .field(path, op, value)
     }
 
-    /// The HearthCore query, without the limit-to-last flip.
+    /// The HearthCore query, without the limit-to-last flip. Its orderings are the normalized ones, stated
+    /// explicitly as Firebase's SDKs send them: a cursor taken from a snapshot holds a value for each, and Firestore
+    /// accepts at most one cursor value per stated ordering.
     func structured() throws(FirestoreErrorCode) -> StructuredQuery {
         var parts: [QueryFilter] = []
         for filter in filters { parts.append(try filter(self)) }
         let filter: QueryFilter? = parts.isEmpty ? nil : parts.count == 1 ? parts[0] : .and(parts)
         return StructuredQuery(
             parent: parent, collectionID: collectionID, allDescendants: allDescendants, filter: filter,
-            orderBy: orders, startAt: try startAt?.get(), endAt: try endAt?.get(), limit: limit)
+            orderBy: orders, startAt: try startAt?.get(), endAt: try endAt?.get(), limit: limit
+        ).normalized()
     }
 
     /// The query sent to the server: for `limit(toLast:)` every ordering is reversed and the cursors swap, and the

@@ -31,6 +31,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The same instant with sub-microsecond digits dropped.
     public var truncatedToMicroseconds: Timestamp { Timestamp(seconds: seconds, nanos: nanos - nanos % 1000) }
 
+    /// The same instant with sub-millisecond digits dropped: the precision of `REQUEST_TIME`.
+    public var truncatedToMilliseconds: Timestamp { Timestamp(seconds: seconds, nanos: nanos - nanos % 1_000_000) }
+
     /// The smallest valid timestamp, 0001-01-01T00:00:00Z.
     public static let min = Timestamp(seconds: -62_135_596_800, nanos: 0)
     /// The largest valid timestamp, 9999-12-31T23:59:59.999999999Z.

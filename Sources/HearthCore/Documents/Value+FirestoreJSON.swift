@@ -5,6 +5,20 @@ extension Value {
     /// - Parameter location: where the value sits, for error messages (`fields.address.city`).
     /// - Throws: `INVALID_ARGUMENT` naming the location and what is wrong.
     public init(firestoreJSON json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
+        try self.init(firestoreJSON: json, at: location(), reading: .written)
+    }
+
+    /// Decodes a query's operand or cursor value: as a written value, but a timestamp keeps its nanoseconds, since
+    /// Firestore compares stored microseconds with the operand as given (`t < …T00:00:00.000001001Z` matches a
+    /// stored `…T00:00:00.000001Z`).
+    public init(queryOperandJSON json: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
+        try self.init(firestoreJSON: json, at: location(), reading: .operand)
+    }
+
+    /// As the public forms, reading as `reading` says.
+    init(
+        firestoreJSON json: JSONValue, at location: @autoclosure () -> String, reading: ValueReading
+    ) throws(HearthError) {
         // The location is built only for an error message: bulk commits decode thousands of values.
         guard case .object(let object) = json else {
             throw .invalidArgument(
@@ -15,13 +29,16 @@ extension Value {
                 "Invalid value at '\(location())': a value object has exactly one member (stringValue, integerValue, …), found \(object.count)."
             )
         }
-        try self.init(firestoreKind: kind, payload: payload, at: location())
+        try self.init(firestoreKind: kind, payload: payload, at: location(), reading: reading)
     }
 
     /// Decodes the one member of a value object: `kind` is its name (`stringValue`, …), `payload` its value. The
     /// general decoder above and the document-body reader (`documentFields(fromBody:)`) both come here, so each
     /// kind's rules live in this one place.
-    init(firestoreKind kind: String, payload: JSONValue, at location: @autoclosure () -> String) throws(HearthError) {
+    init(
+        firestoreKind kind: String, payload: JSONValue, at location: @autoclosure () -> String,
+        reading: ValueReading = .written
+    ) throws(HearthError) {
         func invalid(_ reason: String) -> HearthError {
             .invalidArgument("Invalid value at '\(location())': \(reason).")
         }
@@ -62,7 +79,7 @@ extension Value {
                     "timestampValue must be an RFC 3339 time between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, e.g. \"2024-05-01T12:00:00Z\""
                 )
             }
-            self = .timestamp(timestamp.truncatedToMicroseconds)
+            self = .timestamp(reading.truncatesTimestamps ? timestamp.truncatedToMicroseconds : timestamp)
         case "stringValue":
             guard case .string(let text) = payload else { throw invalid("stringValue must be a string") }
             self = .string(text)
@@ -76,6 +93,16 @@ extension Value {
                 throw invalid(
                     "referenceValue must be a document name, projects/{project}/databases/{database}/documents/{collection}/{document}"
                 )
+            }
+            // A written reference's IDs are held to the rules a document path's are (no reserved `__.*__`, no
+            // `.`/`..`), so it can always be followed; an operand only positions and may name `__id…__` bounds.
+            for id in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst(5)
+            where reading.checksReferenceIDs {
+                do {
+                    try ResourcePath.validate(id: String(id), in: text)
+                } catch {
+                    throw invalid("referenceValue \"\(text.prefix(200))\": \(error.message)")
+                }
             }
             self = .reference(text)
         case "geoPointValue":
@@ -106,7 +133,8 @@ extension Value {
             case .array(let items)?:
                 elements.reserveCapacity(items.count)
                 for (index, item) in items.enumerated() {
-                    let element = try Value(firestoreJSON: item, at: "\(location())[\(index)]")
+                    let element = try Value(
+                        firestoreJSON: item, at: "\(location())[\(index)]", reading: reading)
                     if case .array = element {
                         throw .invalidArgument(
                             "Invalid value at '\(location())[\(index)]': an array cannot directly contain another array; wrap it in a map."
@@ -123,18 +151,37 @@ extension Value {
             }
             switch map["fields"] {
             case nil, .null?: self = .map([:])
-            case let fields?: self = .map(try Value.decodeFields(fields, at: location()))
+            case let fields?:
+                self = .map(try Value.decodeFields(fields, at: location(), reading: reading))
             }
         default:
-            throw .invalidArgument(
-                "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location())': Cannot find field."
-            )
+            // Proto3 JSON also accepts the `.proto` name of the kind (`string_value`).
+            let jsonName = ProtoFieldName.jsonName(kind)
+            guard jsonName != kind else {
+                throw .invalidArgument(
+                    "Invalid JSON payload received. Unknown name \"\(kind.prefix(64))\" at '\(location())': Cannot find field."
+                )
+            }
+            try self.init(firestoreKind: jsonName, payload: payload, at: location(), reading: reading)
         }
     }
 
     /// Decodes a `fields` object (`{"name": {"stringValue": …}, …}`) into a field map.
     public static func decodeFields(
         _ json: JSONValue, at location: @autoclosure () -> String
+    ) throws(HearthError) -> [String: Value] {
+        try decodeFields(json, at: location(), reading: .written)
+    }
+
+    /// Decodes a `fields` object Hearth stored or served itself: field names were checked when the document was
+    /// written, and are not checked again, so a document holding a name that a later rule reserves (a transform on
+    /// `__name__` was once accepted) stays readable instead of failing every query over its collection.
+    public static func decodeStoredFields(_ json: JSONValue) throws(HearthError) -> [String: Value] {
+        try decodeFields(json, at: "", reading: .stored)
+    }
+
+    private static func decodeFields(
+        _ json: JSONValue, at location: @autoclosure () -> String, reading: ValueReading
     ) throws(HearthError) -> [String: Value] {
         guard case .object(let object) = json else {
             throw .invalidArgument(
@@ -143,8 +190,8 @@ extension Value {
         var fields: [String: Value] = [:]
         fields.reserveCapacity(object.count)
         for (name, item) in object {
-            try validateFieldName(name, at: Self.join(location(), name))
-            fields[name] = try Value(firestoreJSON: item, at: Self.join(location(), name))
+            if reading.checksNames { try validateFieldName(name, at: Self.join(location(), name)) }
+            fields[name] = try Value(firestoreJSON: item, at: Self.join(location(), name), reading: reading)
         }
         return fields
     }

@@ -140,7 +140,10 @@ public enum WriteApplier {
     static func transformed(_ current: Value?, by kind: FieldTransform.Kind, commitTime: Timestamp) -> (Value, Value) {
         switch kind {
         case .serverTimestamp:
-            return (.timestamp(commitTime), .timestamp(commitTime))
+            // Firestore documents REQUEST_TIME as the commit time at millisecond precision (the update time
+            // keeps its microseconds).
+            let time = Value.timestamp(commitTime.truncatedToMilliseconds)
+            return (time, time)
         case .increment(let operand):
             guard let current, current.isNumber else { return (operand, operand) }
             let sum = add(current, operand)

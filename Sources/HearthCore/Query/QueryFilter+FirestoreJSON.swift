@@ -89,12 +89,12 @@ extension QueryFilter {
         guard op == .in || op == .notIn || op == .arrayContainsAny, case .object(let object) = json, object.count == 1,
             case .object(let array)? = object["arrayValue"], Set(array.keys).isSubset(of: ["values"])
         else {
-            return try Value(firestoreJSON: json, at: location)
+            return try Value(queryOperandJSON: json, at: location)
         }
-        guard case .array(let items)? = array["values"] else { return try Value(firestoreJSON: json, at: location) }
+        guard case .array(let items)? = array["values"] else { return try Value(queryOperandJSON: json, at: location) }
         var elements: [Value] = []
         for (index, item) in items.enumerated() {
-            elements.append(try Value(firestoreJSON: item, at: "\(location).arrayValue.values[\(index)]"))
+            elements.append(try Value(queryOperandJSON: item, at: "\(location).arrayValue.values[\(index)]"))
         }
         return .array(elements)
     }

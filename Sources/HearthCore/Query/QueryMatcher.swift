@@ -38,12 +38,31 @@ public enum QueryMatcher {
     }
 
     /// Whether a document lies after `startAt` and before `endAt` in the query's order.
+    ///
+    /// A plain query's `__name__` cursor naming a path outside its collection leaves no document within, as
+    /// Firestore answers it; a collection group's may name any path.
     public static func isWithinCursors(path: ResourcePath, fields: [String: Value], query: StructuredQuery) -> Bool {
+        if !query.allDescendants, !cursorsStayInCollection(query) { return false }
         if let start = query.startAt, compare(path: path, fields: fields, to: start, orderBy: query.orderBy) < 0 {
             return false
         }
         if let end = query.endAt, compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0 {
             return false
+        }
+        return true
+    }
+
+    /// Whether every `__name__` value of the query's cursors names a document of its collection.
+    private static func cursorsStayInCollection(_ query: StructuredQuery) -> Bool {
+        guard let key = query.orderBy.firstIndex(where: { $0.field == .documentName }) else { return true }
+        for cursor in [query.startAt, query.endAt] {
+            guard let cursor, key < cursor.values.count, case .reference(let name) = cursor.values[key] else {
+                continue
+            }
+            let segments = referenceSegments(name)
+            guard segments.count == query.collectionPath.segments.count + 1,
+                segments.dropLast().elementsEqual(query.collectionPath.segments)
+            else { return false }
         }
         return true
     }
@@ -110,13 +129,31 @@ public enum QueryMatcher {
         name.split(separator: "/", omittingEmptySubsequences: false).dropFirst(5).map(String.init)
     }
 
-    /// Compares two paths segment by segment (UTF-8 byte order), a prefix first.
+    /// Compares two paths segment by segment, a prefix first. IDs compare in UTF-8 byte order, except that a
+    /// numeric ID (`__id42__`, Firestore's form for legacy integer IDs) sorts before every other ID, numerically:
+    /// the admin clients start recursive deletes at `__id-9223372036854775808__`, the least ID there is.
     static func comparePaths(_ a: [String], _ b: [String]) -> Int {
         for (x, y) in zip(a, b) {
-            let result = Value.compareBytes(x.utf8, y.utf8)
+            let result: Int
+            switch (numericID(x), numericID(y)) {
+            case (let m?, let n?): result = m < n ? -1 : (m == n ? 0 : 1)
+            case (.some, nil): result = -1
+            case (nil, .some): result = 1
+            case (nil, nil): result = Value.compareBytes(x.utf8, y.utf8)
+            }
             if result != 0 { return result }
         }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// The integer of a numeric ID `__id<int64>__`, else `nil`. Stored documents never have one (the name is
+    /// reserved), so only cursor and filter operands do.
+    static func numericID(_ id: String) -> Int64? {
+        let utf8 = id.utf8
+        guard utf8.count > 6, utf8.first == UInt8(ascii: "_"), id.hasPrefix("__id"), id.hasSuffix("__") else {
+            return nil
+        }
+        return Int64(id.dropFirst(4).dropLast(2))
     }
 }
 

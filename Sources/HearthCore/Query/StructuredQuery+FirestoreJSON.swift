@@ -67,9 +67,14 @@ extension StructuredQuery {
             selectors[0], at: "\(location)[0]", allowed: ["collectionId", "allDescendants"])
         let allDescendants = try selector.bool("allDescendants") ?? false
         guard let collectionID = try selector.string("collectionId"), !collectionID.isEmpty else {
-            throw .invalidArgument(
-                "Invalid value at '\(selector.location(of: "collectionId"))': a collectionId is required (Hearth does not run queries over every collection)."
-            )
+            // A kindless query — every document below the parent, whatever its collection — is what the admin
+            // clients' recursive deletes run.
+            guard allDescendants else {
+                throw .invalidArgument(
+                    "Invalid value at '\(selector.location(of: "collectionId"))': a collectionId is required unless allDescendants is true (a kindless query over every collection below the parent)."
+                )
+            }
+            return ("", true)
         }
         guard !collectionID.contains("/") else {
             throw .invalidArgument(
@@ -119,7 +124,7 @@ extension StructuredQuery {
         let reader = try JSONObjectReader(json, at: location, allowed: ["values", "before"])
         var values: [Value] = []
         for (index, item) in (try reader.array("values") ?? []).enumerated() {
-            values.append(try Value(firestoreJSON: item, at: "\(reader.location(of: "values"))[\(index)]"))
+            values.append(try Value(queryOperandJSON: item, at: "\(reader.location(of: "values"))[\(index)]"))
         }
         return QueryCursor(values: values, before: try reader.bool("before") ?? false)
     }

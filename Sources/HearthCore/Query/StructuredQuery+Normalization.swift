@@ -28,11 +28,14 @@ extension StructuredQuery {
     /// `parent`).
     public var collectionPath: ResourcePath { parent.appending(collectionID) }
 
+    /// Whether the query is kindless: every document below the parent, whatever its collection's ID.
+    public var isKindless: Bool { allDescendants && collectionID.isEmpty }
+
     /// Whether a document is in the query's collection (`parent/collectionId`, or any depth below parent with
-    /// allDescendants).
+    /// allDescendants; any collection below parent when kindless).
     public func contains(path: ResourcePath) -> Bool {
         let segments = path.segments
-        guard path.isDocument, segments[segments.count - 2] == collectionID else { return false }
+        guard path.isDocument, isKindless || segments[segments.count - 2] == collectionID else { return false }
         if allDescendants {
             return segments.count > parent.segments.count && parent.isPrefix(of: path)
         }

@@ -19,6 +19,19 @@ extension StructuredQuery {
                 "Invalid value at '\(member("orderBy"))[\(index)]': the query already orders by \(order.field); a field may be ordered only once."
             )
         }
+        if isKindless {
+            // Only names exist in every collection, so a kindless query filters and orders by __name__ alone.
+            let fields = Set(orderBy.map(\.field)).union((filter?.fields ?? []))
+            if let other = fields.subtracting([.documentName]).sorted().first {
+                throw .invalidArgument(
+                    "Invalid value at '\(location)': a kindless query (allDescendants without a collectionId) filters and orders by __name__ only, not by \(other)."
+                )
+            }
+            if orderBy.contains(where: \.descending) {
+                throw .invalidArgument(
+                    "Invalid value at '\(member("orderBy"))': a kindless query orders by __name__ ascending only.")
+            }
+        }
         let orders = normalizedOrderBy
         // Document names are unique, so nothing can order after them; Firestore refuses rather than ignores it,
         // also when an inequality filter's implicit ordering would land after an explicit __name__.
@@ -77,6 +90,11 @@ extension StructuredQuery {
             }
         }
         let inequalities = filter.inequalityFields.subtracting([.documentName])
+        if !inequalities.isEmpty, !filter.inequalityFields.contains(.documentName), filter.hasNameEquality {
+            throw .invalidArgument(
+                "Invalid value at '\(location)': an equality filter on __name__ cannot be combined with inequality filters on other fields (\(inequalities.sorted().map(\.description).joined(separator: ", "))) unless __name__ is also filtered by an inequality."
+            )
+        }
         if inequalities.count > maxInequalityFields {
             throw .invalidArgument(
                 "Invalid value at '\(location)': the filter has range or inequality filters on \(inequalities.count) fields; Firestore allows at most \(maxInequalityFields)."
@@ -87,31 +105,29 @@ extension StructuredQuery {
     private func validate(
         _ cursor: QueryCursor, orders: [QueryOrder], at location: String, database: DatabaseName
     ) throws(HearthError) {
-        guard cursor.values.count <= orders.count else {
+        // Firestore counts the orderings the request states, not the implicit ones: clients that position a cursor
+        // on a document send every ordering in effect (Firebase's SDKs and Hearth's state them all).
+        guard cursor.values.count <= orderBy.count else {
             throw .invalidArgument(
-                "Invalid value at '\(location).values': the cursor has \(cursor.values.count) values but the query orders by only \(orders.count) fields (\(orders.map(\.field.description).joined(separator: ", ")))."
+                "Invalid value at '\(location).values': the cursor has \(cursor.values.count) values but the query states only \(orderBy.count) orderBy clauses\(orderBy.isEmpty ? "" : " (\(orderBy.map(\.field.description).joined(separator: ", ")))"); give at most one value per orderBy clause."
             )
         }
         for (index, (value, order)) in zip(cursor.values, orders).enumerated() where order.field == .documentName {
             let valueLocation = "\(location).values[\(index)]"
-            let collection =
-                allDescendants
-                ? "a document in a collection \"\(collectionID)\" below \"\(database.name(of: parent))\""
-                : "a document of \(database.name(of: collectionPath))"
             guard case .reference(let name) = value else {
                 throw .invalidArgument(
-                    "Invalid value at '\(valueLocation)': the cursor value for __name__ must be a referenceValue naming \(collection)."
+                    "Invalid value at '\(valueLocation)': the cursor value for __name__ must be a referenceValue naming a path in \(database.name(of: ResourcePath(segments: [])))."
                 )
             }
-            let path: ResourcePath
-            do {
-                path = try database.path(fromName: name)
-            } catch {
-                throw .invalidArgument("Invalid value at '\(valueLocation)': \(error.message)")
-            }
-            guard contains(path: path) else {
+            // Any path of this database positions a cursor, as in Firestore: a collection group is scoped to one
+            // parent by `startAt(parent)`/`endAt(parent + "0")`, and a plain query's cursor outside its collection
+            // leaves nothing to return (``QueryMatcher/isWithinCursors(path:fields:query:)``).
+            // The IDs are not held to a document's rules: a cursor only positions, and the admin clients position
+            // recursive deletes with `__id-9223372036854775808__`, the least numeric ID.
+            let root = database.documentsRoot
+            guard name == root || name.hasPrefix(root + "/") else {
                 throw .invalidArgument(
-                    "Invalid value at '\(valueLocation)': the cursor value for __name__ must name \(collection); \"\(name.prefix(200))\" does not."
+                    "Invalid value at '\(valueLocation)': the cursor value \"\(name.prefix(200))\" is not under \"\(root)\"."
                 )
             }
         }
@@ -119,6 +135,27 @@ extension StructuredQuery {
 }
 
 extension QueryFilter {
+    /// Every field the filter names.
+    var fields: Set<FieldPath> {
+        var fields: Set<FieldPath> = []
+        forEachTerm { term in
+            switch term {
+            case .field(let path, _, _), .unary(let path, _): fields.insert(path)
+            default: break
+            }
+        }
+        return fields
+    }
+
+    /// Whether any term is `__name__ ==`.
+    var hasNameEquality: Bool {
+        var found = false
+        forEachTerm { term in
+            if case .field(.documentName, .equal, _) = term { found = true }
+        }
+        return found
+    }
+
     /// Whether the filter has an OR of more than one filter anywhere.
     var containsDisjunction: Bool {
         switch self {

@@ -21,12 +21,25 @@ public struct JSONObjectReader {
         guard case .object(let members) = json else {
             throw .invalidArgument("Invalid JSON payload received. Expected an object at '\(location)'.")
         }
+        var accepted = members
         for name in members.keys where !isAllowed(name) {
-            throw .invalidArgument(
-                "Invalid JSON payload received. Unknown name \"\(name.prefix(64))\" at '\(location)': Cannot find field."
-            )
+            // Proto3 JSON also accepts a field under its `.proto` name (`structured_query`); such a member is
+            // read under its JSON name, and giving both names is the duplicate it would be in the proto.
+            let jsonName = ProtoFieldName.jsonName(name)
+            guard jsonName != name, isAllowed(jsonName) else {
+                throw .invalidArgument(
+                    "Invalid JSON payload received. Unknown name \"\(name.prefix(64))\" at '\(location)': Cannot find field."
+                )
+            }
+            guard members[jsonName] == nil else {
+                throw .invalidArgument(
+                    "Invalid JSON payload received. Duplicate field \"\(jsonName)\" at '\(location)': given as both \"\(jsonName)\" and \"\(name.prefix(64))\"."
+                )
+            }
+            accepted[name] = nil
+            accepted[jsonName] = members[name]
         }
-        self.members = members
+        self.members = accepted
         self.location = location
     }
 

@@ -126,6 +126,11 @@ extension FieldTransform {
             throw .invalidArgument("Invalid value at '\(location)': a field transform needs a fieldPath.")
         }
         let path = try FieldPath(parsing: pathText)
+        // A transform stores its result under its path, so the path is held to the names a document's fields may
+        // have: a transform on `__name__` would otherwise store a field every later query over the collection trips on.
+        for segment in path.segments {
+            try Value.validateFieldName(segment, at: reader.location(of: "fieldPath"))
+        }
         let present = kinds.filter { reader[$0] != nil }
         guard present.count == 1, let kind = present.first else {
             throw .invalidArgument(

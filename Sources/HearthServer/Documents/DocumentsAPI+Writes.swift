@@ -132,29 +132,34 @@ extension DocumentsAPI {
         var out: [UInt8] = Array((commit.writeResults.isEmpty ? "{" : #"{"writeResults":["#).utf8)
         for (index, result) in commit.writeResults.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "{"))
-            var needsComma = false
-            if let updateTime = result.updateTime {
-                out.append(contentsOf: #""updateTime":""#.utf8)
-                updateTime.appendRFC3339(to: &out)
-                out.append(UInt8(ascii: "\""))
-                needsComma = true
-            }
-            if !result.transformResults.isEmpty {
-                if needsComma { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #""transformResults":["#.utf8)
-                for (position, value) in result.transformResults.enumerated() {
-                    if position > 0 { out.append(UInt8(ascii: ",")) }
-                    value.appendFirestoreJSON(to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            out.append(UInt8(ascii: "}"))
+            appendWriteResult(result, to: &out)
         }
         out.append(contentsOf: (commit.writeResults.isEmpty ? #""commitTime":""# : #"],"commitTime":""#).utf8)
         commit.commitTime.appendRFC3339(to: &out)
         out.append(contentsOf: #""}"#.utf8)
         return out
+    }
+
+    /// Appends one `WriteResult` object: `updateTime` and `transformResults`, each when present.
+    static func appendWriteResult(_ result: WriteResult, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var needsComma = false
+        if let updateTime = result.updateTime {
+            out.append(contentsOf: #""updateTime":""#.utf8)
+            updateTime.appendRFC3339(to: &out)
+            out.append(UInt8(ascii: "\""))
+            needsComma = true
+        }
+        if !result.transformResults.isEmpty {
+            if needsComma { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #""transformResults":["#.utf8)
+            for (position, value) in result.transformResults.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                value.appendFirestoreJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
     }
 }
 

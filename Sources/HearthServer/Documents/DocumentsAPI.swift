@@ -68,6 +68,7 @@ struct DocumentsAPI: API {
             }
             switch verb {
             case "commit": return try commit(request, route)
+            case "batchWrite": return try batchWrite(request, route)
             case "batchGet": return try batchGet(request, route)
             case "listCollectionIds": return try listCollectionIDs(request, route)
             case "runQuery": return try runQuery(request, route)
@@ -93,6 +94,11 @@ struct DocumentsAPI: API {
         switch request.method {
         case "GET": return try list(request, route)
         case "POST": return try create(request, route)
+        case "PATCH", "DELETE":
+            // A document name that names a collection — also what an ID holding an encoded `/` decodes to —
+            // is a malformed name, as Firestore answers it, not a missing resource.
+            let name = route.database.name(of: route.path)
+            throw .invalidArgument("Document name \"\(name)\" lacks \"/\" at index \(name.utf8.count).")
         default: throw methodNotAllowed(request.method, "a collection", allowed: "GET, POST")
         }
     }

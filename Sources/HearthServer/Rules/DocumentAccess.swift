@@ -66,6 +66,13 @@ struct DocumentAccess: Sendable {
 
     /// A query for a caller that is not an administrator.
     func authorizeQuery(auth: AuthContext?, _ query: StructuredQuery, database: DatabaseName) throws(HearthError) {
+        // Rules match collections by ID, and a kindless query names none: the client SDKs cannot send one, and
+        // only administrators (the admin clients' recursive deletes) may run it.
+        if query.isKindless {
+            throw HearthError(
+                .permissionDenied,
+                "Kindless queries (allDescendants without a collectionId) are available to administrators only.")
+        }
         let rules = engine.firestoreRules
         let collection =
             query.allDescendants
@@ -116,7 +123,8 @@ struct DocumentAccess: Sendable {
                 }
                 return FirestoreRequest(
                     method: method, path: change.write.path, database: databaseID, auth: auth,
-                    time: proposal.commitTime, existingData: change.before?.fields,
+                    // Firestore's request.time equals the REQUEST_TIME the commit writes (millisecond precision).
+                    time: proposal.commitTime.truncatedToMilliseconds, existingData: change.before?.fields,
                     newData: method == .delete ? nil : change.after?.fields ?? [:], isBatch: isBatch)
             }
             let reader = ProposalDocumentReader(proposal: proposal)

@@ -64,6 +64,8 @@ struct GroupNameSource: CandidateSource {
     let collectionID: String
     let range: KeyRange
     let descending: Bool
+    /// For a kindless scan below a document, the text range of its subtree's collection paths.
+    private let subtree: (lower: String, upper: String)?
     private var buffer: [(String, [UInt8])] = []
     private var position = 0
     private var last: [UInt8]?
@@ -76,13 +78,26 @@ struct GroupNameSource: CandidateSource {
         let prefix = IndexKey.encode(segments: parent.segments)
         range = prefix.isEmpty ? .all : KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))
         self.descending = descending
+        // `/` + 1 is `0`: every path below `parent/` sorts in ["parent/", "parent0").
+        subtree = parent.segments.isEmpty ? nil : ("\(parent)/", "\(parent)0")
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
         if position == buffer.count {
             guard !exhausted else { return nil }
-            var query: SQLQuery =
-                "SELECT collection || '/' || id, name_key FROM documents WHERE collection_id = \(collectionID)"
+            var query: SQLQuery = "SELECT collection || '/' || id, name_key FROM documents WHERE "
+            if collectionID.isEmpty {
+                // Kindless: every collection below the parent. The primary key's `collection` column narrows to
+                // the parent's subtree (its collections' paths all start with `parent/`); no index orders by name
+                // alone, so each page is sorted — kindless queries are the rare recursive deletes.
+                if let below = subtree {
+                    query.append("collection >= \(below.lower) AND collection < \(below.upper)")
+                } else {
+                    query.append("1")
+                }
+            } else {
+                query.append("collection_id = \(collectionID)")
+            }
             query.append(Self.bounds("name_key", range))
             if let last { query.append(descending ? " AND name_key < \(last)" : " AND name_key > \(last)") }
             query.append(" ORDER BY name_key \(unsafeSQL: descending ? "DESC" : "ASC") LIMIT \(pageSize)")

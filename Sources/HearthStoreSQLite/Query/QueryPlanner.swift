@@ -168,16 +168,23 @@ struct QueryPlanner {
         var equalities: [FieldPath: Value] = [:]
         var contains: (FieldPath, Value)?
         var others: [QueryFilter] = []
+        let orders = orderFields
+        // A filter on an ordered field is a range over that field's index column, never a prefix of its own:
+        // `missingIndex` leaves ordered fields out of the prefix, so the index it names must serve the query.
+        let ordered = Set(orders.map(\.field))
         for term in terms {
             switch term {
-            case .field(let field, .equal, let value) where equalities[field] == nil: equalities[field] = value
-            case .unary(let field, .isNull) where equalities[field] == nil: equalities[field] = .null
-            case .unary(let field, .isNaN) where equalities[field] == nil: equalities[field] = .double(.nan)
-            case .field(let field, .arrayContains, let value) where contains == nil: contains = (field, value)
+            case .field(let field, .equal, let value) where equalities[field] == nil && !ordered.contains(field):
+                equalities[field] = value
+            case .unary(let field, .isNull) where equalities[field] == nil && !ordered.contains(field):
+                equalities[field] = .null
+            case .unary(let field, .isNaN) where equalities[field] == nil && !ordered.contains(field):
+                equalities[field] = .double(.nan)
+            case .field(let field, .arrayContains, let value) where contains == nil && !ordered.contains(field):
+                contains = (field, value)
             default: others.append(term)
             }
         }
-        let orders = orderFields
         candidates: for entry in indexes where entry.ready && entry.definition.scope == scope {
             let fields = entry.definition.fields
             let prefixCount = fields.count - orders.count

@@ -72,8 +72,17 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
             name: "two selectors", json: #"{"from":[{"collectionId":"a"},{"collectionId":"b"}]}"#, fragment: "found 2"),
         .init(name: "from not a list", json: #"{"from":{"collectionId":"a"}}"#, fragment: "expected a list"),
         .init(
-            name: "no collection id", json: #"{"from":[{"allDescendants":true}]}"#, fragment: "collectionId is required"
-        ),
+            name: "no collection id", json: #"{"from":[{}]}"#,
+            fragment: "collectionId is required unless allDescendants"),
+        .init(
+            name: "kindless query filtering a field",
+            json: #"{"from":[{"allDescendants":true}],"where":\#(F.fieldFilter("b", "GREATER_THAN", one))}"#,
+            fragment: "filters and orders by __name__ only, not by b"),
+        .init(
+            name: "kindless query ordered descending",
+            json:
+                #"{"from":[{"allDescendants":true}],"orderBy":[{"field":{"fieldPath":"__name__"},"direction":"DESCENDING"}]}"#,
+            fragment: "__name__ ascending only"),
         .init(
             name: "empty collection id", json: #"{"from":[{"collectionId":""}]}"#, fragment: "collectionId is required"),
         .init(
@@ -302,51 +311,36 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
         ),
         .init(name: "orderBy not a list", json: F.query(#""orderBy":{}"#), fragment: "expected a list"),
         // Cursors.
+        // Firestore counts the orderBy clauses the request states, not the implicit ones.
         .init(
             name: "too many cursor values",
             json: F.query(
-                #""orderBy":[{"field":{"fieldPath":"a"}}],"startAt":{"values":[\#(one),{"referenceValue":"projects/demo/databases/(default)/documents/c/d"},\#(one)]}"#
+                #""orderBy":[{"field":{"fieldPath":"a"}}],"startAt":{"values":[\#(one),{"referenceValue":"projects/demo/databases/(default)/documents/c/d"}]}"#
             ),
             fragment:
-                "'structuredQuery.startAt.values': the cursor has 3 values but the query orders by only 2 fields (a, __name__)"
+                "'structuredQuery.startAt.values': the cursor has 2 values but the query states only 1 orderBy clauses (a)"
         ),
         .init(
             name: "too many cursor values without order",
             json: F.query(
-                #""endAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/c/d"},\#(one)]}"#),
-            fragment: "'structuredQuery.endAt.values': the cursor has 2 values"),
+                #""endAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/c/d"}]}"#),
+            fragment:
+                "'structuredQuery.endAt.values': the cursor has 1 values but the query states only 0 orderBy clauses"),
         .init(
-            name: "__name__ cursor not a reference", json: F.query(#""startAt":{"values":[{"stringValue":"d"}]}"#),
+            name: "cursor values for implicit inequality orders",
+            json: F.query(#""where":\#(F.fieldFilter("b", "GREATER_THAN", one)),"startAt":{"values":[\#(one)]}"#),
+            fragment: "the cursor has 1 values but the query states only 0 orderBy clauses"),
+        .init(
+            name: "__name__ cursor not a reference",
+            json: F.query(
+                #""orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"stringValue":"d"}]}"#),
             fragment: "'structuredQuery.startAt.values[0]': the cursor value for __name__ must be a referenceValue"),
         .init(
-            name: "__name__ cursor in another collection",
-            json: F.query(
-                #""startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/other/d"}]}"#),
-            fragment: "must name a document of projects/demo/databases/(default)/documents/c"),
-        .init(
-            name: "__name__ cursor in a subcollection",
-            json: F.query(
-                #""endAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/c/d/c/e"}]}"#),
-            fragment: "does not"),
-        .init(
-            name: "__name__ cursor in another parent",
-            json:
-                #"{"from":[{"collectionId":"c"}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/p/2/c/d"}]}}"#,
-            parent: "p/1", fragment: "projects/demo/databases/(default)/documents/p/1/c"),
-        .init(
-            name: "group cursor in another collection id",
-            json:
-                #"{"from":[{"collectionId":"c","allDescendants":true}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/c/d/x/e"}]}}"#,
-            fragment: "a document in a collection \"c\""),
-        .init(
-            name: "group cursor outside the parent",
-            json:
-                #"{"from":[{"collectionId":"c","allDescendants":true}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/q/1/c/e"}]}}"#,
-            parent: "p/1", fragment: "below \"projects/demo/databases/(default)/documents/p/1\""),
-        .init(
             name: "__name__ cursor in another database",
-            json: F.query(#""startAt":{"values":[{"referenceValue":"projects/x/databases/(default)/documents/c/d"}]}"#),
-            fragment: "is not under"),
+            json: F.query(
+                #""orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"referenceValue":"projects/x/databases/(default)/documents/c/d"}]}"#
+            ),
+            fragment: "is not under \"projects/demo/databases/(default)/documents\""),
         .init(
             name: "cursor before not a bool", json: F.query(#""startAt":{"values":[],"before":1}"#),
             fragment: "expected true or false"),
@@ -421,15 +415,34 @@ struct InvalidQueryCase: Sendable, CustomTestStringConvertible {
                     "__name__", "EQUAL", #"{"referenceValue":"projects/demo/databases/(default)/documents/other/d"}"#))
         ),
         (
-            "cursor as long as the normalized order",
+            "cursor as long as the stated order",
             F.query(
-                #""where":\#(F.fieldFilter("b", "GREATER_THAN", one)),"orderBy":[{"field":{"fieldPath":"a"}}],"startAt":{"values":[\#(one),\#(one),{"referenceValue":"projects/demo/databases/(default)/documents/c/d"}]}"#
+                #""where":\#(F.fieldFilter("b", "GREATER_THAN", one)),"orderBy":[{"field":{"fieldPath":"a"}},{"field":{"fieldPath":"b"}},{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[\#(one),\#(one),{"referenceValue":"projects/demo/databases/(default)/documents/c/d"}]}"#
             )
         ),
+        // A cursor may name any path of the database: outside a plain query's collection it leaves nothing to
+        // return; a collection group is scoped to one parent this way.
+        (
+            "__name__ cursor in another collection",
+            F.query(
+                #""orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/other/d"}]}"#
+            )
+        ),
+        (
+            "group cursor naming a parent document",
+            #"{"from":[{"collectionId":"c","allDescendants":true}],"orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/q/1"}]}}"#
+        ),
+        (
+            "cursor naming a numeric ID",
+            F.query(
+                #""orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/c/__id-9223372036854775808__"}]}"#
+            )
+        ),
+        ("kindless query", #"{"from":[{"allDescendants":true}],"orderBy":[{"field":{"fieldPath":"__name__"}}]}"#),
         ("empty cursor", F.query(#""startAt":{}"#)),
         (
             "group cursor on a nested document",
-            #"{"from":[{"collectionId":"c","allDescendants":true}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/x/1/c/d"}]}}"#
+            #"{"from":[{"collectionId":"c","allDescendants":true}],"orderBy":[{"field":{"fieldPath":"__name__"}}],"startAt":{"values":[{"referenceValue":"projects/demo/databases/(default)/documents/x/1/c/d"}]}}"#
         ),
         (
             "null members are absent",

@@ -141,7 +141,7 @@ final class LocalDocumentCache: Sendable {
             return String(cString: pointer)
         }
         guard let path = text(0), let fieldsText = text(1), let json = try? JSONParser.parse(fieldsText),
-            let fields = try? Value.decodeFields(json, at: "fields")
+            let fields = try? Value.decodeStoredFields(json)
         else { return nil }
         return StoredDocument(
             path: ResourcePath(segments: path.split(separator: "/").map(String.init)), fields: fields,
