@@ -35,8 +35,9 @@ public protocol DocumentStore: Sendable {
         _ query: AggregationQuery, transaction: TransactionID?
     ) throws(HearthError) -> AggregationResults
 
-    /// Starts a transaction.
-    func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID
+    /// Starts a transaction for `caller` — who holds it, for the per-caller limits (the signed-in user, else
+    /// the client's address); `nil` for callers without one, such as the administrator.
+    func beginTransaction(_ mode: TransactionMode, caller: String?) throws(HearthError) -> TransactionID
 
     /// Ends a transaction without committing. Unknown IDs are an error, as in Firestore.
     func rollback(_ transaction: TransactionID) throws(HearthError)

@@ -81,7 +81,8 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
-        transactions = TransactionRegistry(limits: configuration.transactionLimits, now: configuration.clock)
+        let transactions = TransactionRegistry(limits: configuration.transactionLimits, now: configuration.clock)
+        self.transactions = transactions
         do {
             try FileManager.default.createDirectory(
                 atPath: configuration.directory, withIntermediateDirectories: true)
@@ -115,7 +116,11 @@ public final class SQLiteDocumentStore: DocumentStore {
             checkpointer = try Checkpointer(
                 path: databasePath, interval: configuration.checkpointInterval,
                 restartBytes: configuration.logRestartBytes,
-                onLargeLog: { writer.requestLogRestart() })
+                onLargeLog: { [transactions] in
+                    // An open snapshot keeps the log from starting over; drop the ones past their life first.
+                    transactions.sweep()
+                    writer.requestLogRestart()
+                })
         } catch let error as SQLiteError {
             throw .internal("Cannot open the database \(databasePath): \(error)")
         } catch {
@@ -202,9 +207,9 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     /// Starts a transaction on a read connection of its own, its snapshot pinned from the start.
-    public func beginTransaction(_ mode: TransactionMode) throws(HearthError) -> TransactionID {
+    public func beginTransaction(_ mode: TransactionMode, caller: String?) throws(HearthError) -> TransactionID {
         do {
-            return try transactions.begin(mode) {
+            return try transactions.begin(mode, caller: caller) {
                 var options = SQLiteConnection.Options()
                 options.readOnly = true
                 options.create = false

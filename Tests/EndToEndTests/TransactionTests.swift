@@ -285,4 +285,28 @@ struct TransactionTests {
         expectJSON(
             try await client.fields("\(c)/n"), FS.json(#"{"count":{"integerValue":"16"}}"#), "\(aborted.value) aborts")
     }
+
+    @Test("one caller holds at most 8 read-only transactions; the administrator and others still get theirs")
+    func perCallerReadOnlyLimit() async throws {
+        // A server of its own: the suite's other tests begin transactions from this same address.
+        try await withHearth { server in
+            let client = server.client
+            let options = #"{"options":{"readOnly":{}}}"#
+            var held: [String] = []
+            for _ in 0..<8 { held.append(try await client.beginTransaction(readOnly: true)) }
+            let refused = try await client.request("POST", "\(FS.root()):beginTransaction", json: options)
+            expectError(refused, 429, "RESOURCE_EXHAUSTED", messageContains: ["8 open read-only transactions"])
+            // A read with newTransaction counts against the same limit.
+            let viaRead = try await client.request(
+                "POST", "\(FS.root()):batchGet",
+                json: #"{"documents":["\#(FS.name("c/d"))"],"newTransaction":{"readOnly":{}}}"#)
+            expectError(viaRead, 429, "RESOURCE_EXHAUSTED")
+            let admin = try await client.request(
+                "POST", "\(FS.root()):beginTransaction", json: options, headers: ["Authorization": "Bearer owner"])
+            try expectOK(admin)
+            let rollback = #"{"transaction":"\#(held[0])"}"#
+            try expectOK(try await client.request("POST", "\(FS.root()):rollback", json: rollback))
+            _ = try await client.beginTransaction(readOnly: true)
+        }
+    }
 }

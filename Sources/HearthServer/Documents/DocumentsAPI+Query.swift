@@ -19,7 +19,7 @@ extension DocumentsAPI {
             firestoreJSON: queryJSON, at: "structuredQuery", database: route.database, parent: parent)
         try access?.authorizeQuery(request, query, database: route.database)
         let explain = try Self.explainOptions(body["explainOptions"])
-        let (transaction, isNew) = try transaction(from: body)
+        let (transaction, isNew) = try transaction(from: body, request)
         // Each element of the response holds some members; the first also names a new transaction, and
         // every element carries the read time, as Firestore's RunQueryResponse stream does.
         var elements: [[UInt8]] = []
@@ -81,7 +81,7 @@ extension DocumentsAPI {
             firestoreJSON: queryJSON, at: "structuredAggregationQuery", database: route.database, parent: parent)
         try access?.authorizeQuery(request, aggregation.query, database: route.database)
         let explain = try Self.explainOptions(body["explainOptions"])
-        let (transaction, isNew) = try transaction(from: body)
+        let (transaction, isNew) = try transaction(from: body, request)
         let results = try store.runAggregation(aggregation, transaction: transaction)
         var out: [UInt8] = Array(#"[{"result":{"aggregateFields":{"#.utf8)
         for (index, alias) in results.values.keys.sorted().enumerated() {
@@ -113,7 +113,7 @@ extension DocumentsAPI {
         let mode =
             try body["options"].map { json throws(HearthError) in try Self.transactionMode(json, at: "options") }
             ?? .readWrite
-        let id = try store.beginTransaction(mode)
+        let id = try store.beginTransaction(mode, caller: try transactionCaller(request))
         var out: [UInt8] = Array(#"{"transaction":"#.utf8)
         JSONWriter.appendString(id.base64, into: &out)
         out.append(UInt8(ascii: "}"))

@@ -76,7 +76,7 @@ extension DocumentsAPI {
             try RequestParameters.body(request), at: "",
             allowed: ["documents", "mask", "transaction", "newTransaction", "readTime"])
         try rejectReadTime(try body.string("readTime"))
-        let (transaction, isNew) = try transaction(from: body)
+        let (transaction, isNew) = try transaction(from: body, request)
         let mask = try body["mask"].map { json throws(HearthError) in
             try FieldPath.mask(firestoreJSON: json, at: "mask")
         }
@@ -172,7 +172,9 @@ extension DocumentsAPI {
     }
 
     /// The `transaction` of a read request, or a new one from `newTransaction` (then `isNew`).
-    func transaction(from body: JSONObjectReader) throws(HearthError) -> (TransactionID?, isNew: Bool) {
+    func transaction(
+        from body: JSONObjectReader, _ request: HTTPRequest
+    ) throws(HearthError) -> (TransactionID?, isNew: Bool) {
         if let text = try body.string("transaction") {
             guard body["newTransaction"] == nil else {
                 throw .invalidArgument("Give transaction or newTransaction, not both.")
@@ -180,9 +182,17 @@ extension DocumentsAPI {
             return (try TransactionID(base64: text), false)
         }
         if let options = body["newTransaction"] {
-            return (try store.beginTransaction(try Self.transactionMode(options, at: "newTransaction")), true)
+            let mode = try Self.transactionMode(options, at: "newTransaction")
+            return (try store.beginTransaction(mode, caller: try transactionCaller(request)), true)
         }
         return (nil, false)
+    }
+
+    /// Who holds a transaction `request` begins (see ``DocumentAccess/transactionCaller(_:)``); by address when
+    /// no rules are in force.
+    func transactionCaller(_ request: HTTPRequest) throws(HearthError) -> String? {
+        guard let access else { return "address \(request.remoteAddress)" }
+        return try access.transactionCaller(request)
     }
 
     /// `TransactionOptions`: `{"readOnly": {…}}` or `{"readWrite": {…}}` (read-write when empty).

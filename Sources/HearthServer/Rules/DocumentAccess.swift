@@ -28,6 +28,15 @@ struct DocumentAccess: Sendable {
         return .some(auth)
     }
 
+    /// Who holds a transaction the request begins, for the per-caller limits: the signed-in user, else the
+    /// client's address; `nil` for the administrator, who has none.
+    func transactionCaller(_ request: HTTPRequest) throws(HearthError) -> String? {
+        let auth = try authenticator.authenticate(request)
+        if auth?.isAdmin == true { return nil }
+        if let uid = auth?.uid { return "user \(uid)" }
+        return "address \(request.remoteAddress)"
+    }
+
     /// `:listCollectionIds`, which Firestore serves to privileged callers only (rules cannot grant it): the admin
     /// credential, or anyone in development mode (as the emulator). Everyone else is `PERMISSION_DENIED`, whatever
     /// the rules: the names of another user's subcollections are not theirs to list.

@@ -12,7 +12,14 @@ final class TransactionRegistry: Sendable {
     struct Limits: Sendable {
         var idleTimeout: TimeInterval = 60
         var maxAge: TimeInterval = 270
+        /// How long a read-only transaction's snapshot lives from its start, used or not: while it is open the
+        /// write-ahead log cannot start over, so a snapshot kept busy must not pin it for the whole `maxAge`.
+        var snapshotLifetime: TimeInterval = 60
         var maxReadOnly = 64
+        /// Read-only transactions one caller may hold at once, so one client cannot take every snapshot slot.
+        var maxReadOnlyPerCaller = 8
+        /// Open transactions of any kind one caller may hold at once (each read-write one keeps its read set).
+        var maxPerCaller = 256
     }
 
     /// What a read-write transaction has read.
@@ -36,8 +43,21 @@ final class TransactionRegistry: Sendable {
 
     private struct Entry {
         var kind: Kind
+        /// Who began it (`nil`: a caller without a per-caller limit, such as the administrator).
+        var caller: String?
         var created: Date
         var lastUsed: Date
+
+        var isReadOnly: Bool {
+            if case .readOnly = kind { return true }
+            return false
+        }
+
+        /// Whether the transaction can no longer be used at `time`: idle too long, or a snapshot past its life.
+        func isExpired(at time: Date, _ limits: Limits) -> Bool {
+            time.timeIntervalSince(lastUsed) > limits.idleTimeout
+                || (isReadOnly && time.timeIntervalSince(created) > limits.snapshotLifetime)
+        }
     }
 
     private let entries = Mutex<[TransactionID: Entry]>([:])
@@ -50,38 +70,56 @@ final class TransactionRegistry: Sendable {
     }
 
     static let expired = HearthError.invalidArgument(
-        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle; begin a new one."
+        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle (a read-only one 60 seconds after it began); begin a new one."
     )
 
-    func begin(_ mode: TransactionMode, openSnapshot: () throws -> SQLiteConnection) throws -> TransactionID {
+    /// Begins a transaction for `caller` (`nil`: no per-caller limit).
+    /// - Throws: `RESOURCE_EXHAUSTED` when the caller, or everyone together, holds the most transactions allowed.
+    func begin(
+        _ mode: TransactionMode, caller: String?, openSnapshot: () throws -> SQLiteConnection
+    ) throws -> TransactionID {
         sweep()
         var generator = SystemRandomNumberGenerator()
         let id = TransactionID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let kind: Kind
-        switch mode {
-        case .readWrite:
-            kind = .readWrite(ReadSet())
-        case .readOnly:
-            let readOnlyCount = entries.withLock {
-                $0.values.filter { if case .readOnly = $0.kind { true } else { false } }.count
-            }
-            guard readOnlyCount < limits.maxReadOnly else {
-                throw HearthError(
+        let readOnly = mode == .readOnly
+        let refusal: HearthError? = entries.withLock { entries in
+            let readOnlyCount = readOnly ? entries.values.filter(\.isReadOnly).count : 0
+            if readOnly && readOnlyCount >= limits.maxReadOnly {
+                return HearthError(
                     .resourceExhausted,
                     "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
             }
-            kind = .readOnly(Snapshot(try openSnapshot()))
+            guard let caller else { return nil }
+            let own = entries.values.filter { $0.caller == caller }
+            if readOnly && own.filter(\.isReadOnly).count >= limits.maxReadOnlyPerCaller {
+                return HearthError(
+                    .resourceExhausted,
+                    "This caller holds \(limits.maxReadOnlyPerCaller) open read-only transactions, the most one caller may; commit or roll back one first."
+                )
+            }
+            if own.count >= limits.maxPerCaller {
+                return HearthError(
+                    .resourceExhausted,
+                    "This caller holds \(limits.maxPerCaller) open transactions, the most one caller may; commit or roll back some first."
+                )
+            }
+            return nil
         }
+        if let refusal { throw refusal }
+        let kind: Kind = readOnly ? .readOnly(Snapshot(try openSnapshot())) : .readWrite(ReadSet())
         let time = now()
-        entries.withLock { $0[id] = Entry(kind: kind, created: time, lastUsed: time) }
+        entries.withLock { $0[id] = Entry(kind: kind, caller: caller, created: time, lastUsed: time) }
         return id
     }
 
     /// The transaction's snapshot when it is read-only, `nil` when it is read-write; refreshes its idle timer.
     func snapshot(_ id: TransactionID) throws(HearthError) -> Snapshot? {
         let time = now()
+        var ended: Entry?
         let result: Result<Snapshot?, HearthError> = entries.withLock { entries in
-            guard var entry = entries[id], time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout else {
+            guard var entry = entries[id] else { return .failure(Self.expired) }
+            guard !entry.isExpired(at: time, limits) else {
+                ended = entries.removeValue(forKey: id)
                 return .failure(Self.expired)
             }
             entry.lastUsed = time
@@ -89,6 +127,7 @@ final class TransactionRegistry: Sendable {
             if case .readOnly(let snapshot) = entry.kind { return .success(snapshot) }
             return .success(nil)
         }
+        if let ended { close(ended) }
         return try result.get()
     }
 
@@ -119,9 +158,9 @@ final class TransactionRegistry: Sendable {
     func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
         let time = now()
         let result: Result<ReadSet?, HearthError> = entries.withLock { entries in
-            guard let entry = entries.removeValue(forKey: id),
-                time.timeIntervalSince(entry.lastUsed) <= limits.idleTimeout
-            else {
+            guard let entry = entries.removeValue(forKey: id) else { return .failure(Self.expired) }
+            guard !entry.isExpired(at: time, limits) else {
+                close(entry)
                 return .failure(Self.expired)
             }
             if time.timeIntervalSince(entry.created) > limits.maxAge {
@@ -156,11 +195,12 @@ final class TransactionRegistry: Sendable {
         close(entry)
     }
 
-    /// Drops idle transactions.
+    /// Drops idle transactions and snapshots past their life. Runs at each begin and whenever the write-ahead log
+    /// outgrows its limit, so an abandoned snapshot does not keep the log from starting over.
     func sweep() {
         let time = now()
         let stale = entries.withLock { entries -> [Entry] in
-            let ids = entries.filter { time.timeIntervalSince($0.value.lastUsed) > limits.idleTimeout }.map(\.key)
+            let ids = entries.filter { $0.value.isExpired(at: time, limits) }.map(\.key)
             return ids.compactMap { entries.removeValue(forKey: $0) }
         }
         stale.forEach(close)
