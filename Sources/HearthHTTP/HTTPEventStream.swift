@@ -42,9 +42,16 @@ public final class HTTPEventStream: Sendable {
     public func send(_ bytes: [UInt8]) -> Bool {
         var handlers: [@Sendable () -> Void] = []
         var report: (@Sendable (String) -> Void)?
+        var reason = ""
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
-            if state.pendingCount + bytes.count > maxBufferedBytes {
+            let overOwn = state.pendingCount + bytes.count > maxBufferedBytes
+            let overAll = !overOwn && !(state.budget?.reserve(bytes.count) ?? true)
+            if overOwn || overAll {
+                reason =
+                    overOwn
+                    ? "more than \(maxBufferedBytes) bytes were waiting for it"
+                    : "the server's event streams together hold their limit of \(state.budget?.limit ?? 0) bytes"
                 state.closed = true
                 state.aborted = true
                 state.dropPending()
@@ -64,7 +71,7 @@ public final class HTTPEventStream: Sendable {
             state.wakeConnection()
             return true
         }
-        report?("cut off a slow event-stream client: more than \(maxBufferedBytes) bytes were waiting for it")
+        report?("cut off a slow event-stream client: \(reason)")
         for handler in handlers { handler() }
         return accepted
     }
@@ -110,14 +117,22 @@ public final class HTTPEventStream: Sendable {
         if runNow { handler() }
     }
 
-    /// Binds the stream to the connection that will carry it; `false` if it already carries another response.
-    func attach(to connection: ConnectionHandle, reportCutOff: (@Sendable (String) -> Void)? = nil) -> Bool {
+    /// Binds the stream to the connection that will carry it, its bytes counted against `budget` from now on;
+    /// `false` if it already carries another response.
+    func attach(
+        to connection: ConnectionHandle, budget: StreamBufferBudget? = nil,
+        reportCutOff: (@Sendable (String) -> Void)? = nil
+    ) -> Bool {
         let socket = hearth_mhd_connection_fd(connection.pointer)
         return state.withLock { state in
             guard case .unattached = state.phase else { return false }
             state.phase = .attached(connection)
             state.socket = socket
             state.cutOffReport = reportCutOff
+            if let budget, !state.closed {
+                budget.charge(state.pendingCount)
+                state.budget = budget
+            }
             return true
         }
     }
@@ -188,10 +203,14 @@ struct EventStreamState: ~Copyable {
     var socket: Int32 = -1
     /// Where a cut-off is reported (the server's diagnostics).
     var cutOffReport: (@Sendable (String) -> Void)?
+    /// The server's budget for all streams' pending bytes, once attached: every byte appended to `pending` is
+    /// taken from it and every byte consumed or dropped given back.
+    var budget: StreamBufferBudget?
 
     var pendingCount: Int { pending.count - readOffset }
 
     mutating func consume(_ count: Int) {
+        budget?.release(count)
         readOffset += count
         if readOffset == pending.count {
             pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
@@ -203,6 +222,7 @@ struct EventStreamState: ~Copyable {
     }
 
     mutating func dropPending() {
+        budget?.release(pendingCount)
         pending = []
         readOffset = 0
     }

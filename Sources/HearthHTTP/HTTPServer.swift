@@ -15,6 +15,9 @@ public final class HTTPServer: Sendable {
         public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
         /// The largest request body buffered; a larger one reaches the responder with `bodyTooLarge` set.
         public var maxBodyBytes: Int = 10 * 1024 * 1024
+        /// The most bytes all event streams together may hold for clients that read slower than they are sent to;
+        /// past it, the stream whose send would pass it is cut off as its own `maxBufferedBytes` would.
+        public var maxStreamBufferBytes: Int = 256 * 1024 * 1024
         /// libmicrohttpd's per-connection memory for headers and I/O buffers (bodies are buffered separately).
         public var connectionMemoryLimit: Int = 16 * 1024
         /// Seconds a connection may sit idle before it is closed. Time spent waiting for a deferred reply or for the
@@ -63,6 +66,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Client connections open right now, including idle keep-alive ones and event streams.
+    /// Bytes all event streams hold for their clients now (see `Configuration.maxStreamBufferBytes`).
+    public var bufferedStreamBytes: Int { core.streamBudget.bytesInUse }
+
     public var openConnections: Int {
         core.openConnections.load(ordering: .relaxed)
     }

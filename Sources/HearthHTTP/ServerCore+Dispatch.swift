@@ -79,7 +79,8 @@ extension ServerCore {
     private func attach(_ stream: HTTPEventStream, to connection: OpaquePointer) -> MHD_Result {
         restoreIdleTimeout(connection)
         let report = configuration.diagnosticsHandler
-        guard stream.attach(to: ConnectionHandle(pointer: connection), reportCutOff: report) else {
+        guard stream.attach(to: ConnectionHandle(pointer: connection), budget: streamBudget, reportCutOff: report)
+        else {
             return queue(
                 HTTPResponse(status: 500, body: Array("event stream already in use\n".utf8)), on: connection)
         }

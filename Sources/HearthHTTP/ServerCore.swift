@@ -24,6 +24,8 @@ final class ServerCore: Sendable {
     let startupLog = Mutex<[String]?>(nil)
     /// Connections still reading a request head, closed when they take too long.
     let headerDeadlines: HeaderDeadlines
+    /// What all event streams may hold for their clients together.
+    let streamBudget: StreamBufferBudget
 
     enum Lifecycle {
         case idle
@@ -45,6 +47,7 @@ final class ServerCore: Sendable {
     init(configuration: HTTPServer.Configuration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        streamBudget = StreamBufferBudget(limit: configuration.maxStreamBufferBytes)
         headerDeadlines = HeaderDeadlines(seconds: configuration.headerTimeout) { line in
             configuration.diagnosticsHandler?(line)
         }

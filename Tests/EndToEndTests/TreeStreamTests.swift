@@ -43,6 +43,27 @@ struct TreeStreamTests {
         }
     }
 
+    @Test("a location larger than a stream carries is refused with cancel, not a silent cut; smaller ones still stream")
+    func tooLargeLocation() async throws {
+        var options = Self.options()
+        options.extraArguments = ["--tree-stream-buffer", "4096"]
+        try await withHearth(options) { server in
+            let client = server.client
+            let text = String(repeating: "x", count: 3000)
+            try await client.treePut("big", #"{"a":"\#(text)","b":"\#(text)"}"#)
+            let big = try server.stream("big")
+            let cancelled = try await big.events(1) { $0.event != "keep-alive" }
+            #expect(big.status == 200)
+            #expect(cancelled.map(\.event) == ["cancel"], "\(big.received)")
+            try await big.waitForEnd()
+            #expect(server.stderr.contains("tree stream refused"))
+            // A location within the buffer streams as before.
+            let small = try server.stream("big/a")
+            let first = try await small.dataEvents(1)
+            #expect(first[0].payload == .string(text))
+        }
+    }
+
     @Test("a stream on a missing location starts with null; a multi-path PATCH arrives as one patch")
     func missingThenPatch() async throws {
         try await withHearth(Self.options()) { server in

@@ -76,6 +76,54 @@ import Testing
         #expect(waitUntil { server.openConnections == 0 })
     }
 
+    @Test func streamsTogetherStayWithinTheServersBudget() throws {
+        let streams = Locked<[HTTPEventStream]>([])
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        configuration.threads = 2
+        configuration.maxStreamBufferBytes = 256 * 1024
+        let server = HTTPServer(
+            configuration: configuration,
+            responder: HTTPClosureResponder { _ in
+                let stream = HTTPEventStream(maxBufferedBytes: 8 << 20)
+                streams.update { $0.append(stream) }
+                return .stream(stream)
+            })
+        try server.start()
+        defer { server.stop() }
+        // Two clients that never read.
+        let first = try RawClient(port: server.port, receiveBuffer: 4096)
+        try first.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitUntil { streams.value.count == 1 })
+        let second = try RawClient(port: server.port, receiveBuffer: 4096)
+        try second.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitUntil { streams.value.count == 2 })
+        let (a, b) = (streams.value[0], streams.value[1])
+        let event = Array(("data: " + String(repeating: "x", count: 4000) + "\n\n").utf8)
+
+        // The first fills most of the budget, far below its own 8 MiB limit ...
+        // (The connection drains into the kernel's socket buffers until they are full, so send until the backlog
+        // stays.)
+        var settled = false
+        for _ in 0..<1000 where !settled {
+            while server.bufferedStreamBytes < 160 * 1024, a.send(event) {}
+            usleep(20_000)
+            settled = server.bufferedStreamBytes >= 160 * 1024
+        }
+        #expect(settled && !a.isClosed)
+        // ... so the second is cut off once both together would pass 256 KiB, though it holds far less than its own.
+        var refused = false
+        for _ in 0..<200_000 where !refused { refused = !b.send(event) }
+        #expect(refused && b.isClosed)
+        #expect(!a.isClosed, "the stream within the budget is kept")
+        #expect(server.bufferedStreamBytes <= 256 * 1024)
+        // Ending the first gives its bytes back.
+        first.close()
+        second.close()
+        #expect(waitUntil { a.send(":\n\n") == false })
+        #expect(waitUntil { server.bufferedStreamBytes == 0 })
+    }
+
     @Test func onCloseFiresWhenTheClientDisconnects() throws {
         let streams = Locked<[HTTPEventStream]>([])
         let server = try streamingServer(streams)

@@ -43,7 +43,7 @@ extension TreeAPI {
         if request.target == .priority { throw .invalidArgument("A priority cannot be streamed; stream its node.") }
         let check = authenticator.recheck(http, auth: auth)
         let stream = HTTPEventStream(
-            status: 200, headers: [], maxBufferedBytes: 16 << 20)
+            status: 200, headers: [], maxBufferedBytes: configuration.listen.treeBufferBytes)
         hub.open(
             namespace: request.namespace, location: request.path, query: request.query, format: request.format,
             auth: auth,

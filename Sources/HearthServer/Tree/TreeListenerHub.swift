@@ -96,12 +96,29 @@ final class TreeListenerHub: Sendable {
             listener.stream.close()
             return
         }
-        let first = listener.start(with: snapshot)
+        let first = listener.start(with: snapshot).frame(listener.format)
+        guard first.count <= listener.stream.maxBufferedBytes else {
+            // The first `put` alone would pass the stream's buffer and cut the client off with nothing said. End
+            // it the way a client acts on — `cancel`, as when a read is no longer allowed — with the reason in an
+            // SSE comment (clients skip it; a person with curl reads it) and in the log.
+            let limit = listener.stream.maxBufferedBytes
+            // Logs never carry paths: the sizes say enough.
+            logger.log(
+                .warning, "tree stream refused: the location is larger than a stream carries",
+                ["bytes": .int(first.count), "limit": .int(limit)])
+            listener.stream.send(
+                ": the data at \(listener.location) is \(first.count) bytes, more than one stream carries (\(limit)); stream a smaller location or a query with a limit\n"
+            )
+            listener.stream.send(TreeEvent.cancel.frame())
+            listener.stream.close()
+            listenerCount.subtract(1, ordering: .sequentiallyConsistent)
+            return
+        }
         state.withLock { state in
             state.listeners[listener.id] = listener
             state.index.insert(listener.id, namespace: listener.namespace, at: listener.location)
         }
-        if !listener.stream.send(first.frame(listener.format)) { remove(listener.id) }
+        if !listener.stream.send(first) { remove(listener.id) }
     }
 
     private func remove(_ id: Int) {
