@@ -65,10 +65,10 @@ public final class HTTPServer: Sendable {
         core.boundPort.load(ordering: .relaxed)
     }
 
-    /// Client connections open right now, including idle keep-alive ones and event streams.
     /// Bytes all event streams hold for their clients now (see `Configuration.maxStreamBufferBytes`).
     public var bufferedStreamBytes: Int { core.streamBudget.bytesInUse }
 
+    /// Client connections open right now, including idle keep-alive ones and event streams.
     public var openConnections: Int {
         core.openConnections.load(ordering: .relaxed)
     }
