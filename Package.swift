@@ -73,7 +73,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
-            name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules"], swiftSettings: swiftSettings
+            name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStoreSQLite"],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 

@@ -11,6 +11,7 @@ public enum HearthCommand {
           serve       run the server
           users       list, add, disable, enable or delete accounts in a data directory
           keys        list or rotate the ID-token signing keys of a data directory
+          indexes     print the composite indexes a data directory's queries need (firestore.indexes.json)
           version     print the version
 
         Run 'hearth <command> --help' for a command's options. The options of 'serve':
@@ -30,6 +31,7 @@ public enum HearthCommand {
         case "serve": return ServeCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "users": return UsersCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "keys": return KeysCommand.run(Array(arguments.dropFirst()), environment: environment)
+        case "indexes": return IndexesCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "rules": return RulesCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "version", "--version":
             print("hearth \(version)")

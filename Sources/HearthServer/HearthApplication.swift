@@ -31,6 +31,14 @@ public final class HearthApplication: Sendable {
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
         storeConfiguration.readers = configuration.threads + 2
         storeConfiguration.indexes = try Self.indexDefinitions(configuration)
+        // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
+        storeConfiguration.learnsIndexes = configuration.devMode
+        storeConfiguration.onIndexLearned = { definition in
+            logger.log(
+                .info,
+                "development mode: a query needed a composite index; answered by scanning, now building the index (production needs it declared; `hearth indexes` prints them all)",
+                ["index": .string(definition.description)])
+        }
         let store = try SQLiteDocumentStore(configuration: storeConfiguration)
         self.store = store
         var httpConfiguration = HTTPServer.Configuration()

@@ -13,9 +13,34 @@ final class IndexCatalog: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    /// Development mode's learner: handed each composite index a query needed and did not find, once.
+    private let learning = Mutex<(learn: (@Sendable (IndexDefinition) -> Void)?, asked: Set<IndexDefinition>)>(
+        (nil, []))
 
     /// Every index, in declaration order.
     var all: [Entry] { entries.withLock { $0 } }
+
+    /// Whether queries without their composite index are answered by a scan (development mode).
+    var learnsIndexes: Bool { learning.withLock { $0.learn != nil } }
+
+    /// Turns development mode's learning on: `learn` gets each index queries need that the catalog lacks.
+    func startLearning(_ learn: @escaping @Sendable (IndexDefinition) -> Void) {
+        learning.withLock { $0.learn = learn }
+    }
+
+    /// A query needed `definition`: the learner hears of it the first time, unless the index exists (building).
+    func needed(_ definition: IndexDefinition) {
+        guard !entries.withLock({ $0.contains { $0.definition == definition } }) else { return }
+        let learn = learning.withLock { state in state.asked.insert(definition).inserted ? state.learn : nil }
+        learn?(definition)
+    }
+
+    /// Adds a learned index, building (its entries are maintained from now on; a build fills in the rest).
+    func add(_ entry: Entry) {
+        entries.withLock { entries in
+            if !entries.contains(where: { $0.definition == entry.definition }) { entries.append(entry) }
+        }
+    }
 
     /// The indexes covering documents of a collection ID.
     func indexes(forCollectionID id: String) -> [Entry] {

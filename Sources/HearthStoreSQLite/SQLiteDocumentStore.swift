@@ -43,6 +43,11 @@ public final class SQLiteDocumentStore: DocumentStore {
         public var documentCacheBytes: Int = 32 << 20
         /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in the background.
         public var indexes: [IndexDefinition] = []
+        /// Development mode: a query whose composite index is missing is answered by scanning, as the emulator
+        /// answers it, and the index is learned (kept across restarts in dev mode) and built in the background.
+        public var learnsIndexes = false
+        /// Called once per index learned, with its definition (the server logs it).
+        public var onIndexLearned: (@Sendable (IndexDefinition) -> Void)? = nil
         /// How long an idle transaction lives, in seconds (Firestore: 60).
         public var transactionIdleTimeout: Double = 60
         /// The oldest a transaction may be and still commit, in seconds (Firestore: 270).
@@ -108,7 +113,15 @@ public final class SQLiteDocumentStore: DocumentStore {
             readOptions.readOnly = true
             readOptions.create = false
             readers = try SQLiteConnectionPool(path: databasePath, size: configuration.readers, options: readOptions)
-            toBuild = try catalog.reconcile(with: configuration.indexes, in: connection)
+            // Learned indexes stay declared only in development mode; outside it they are dropped like any
+            // undeclared index (their definitions stay in `learned_indexes` for `hearth indexes`).
+            var definitions = configuration.indexes
+            if configuration.learnsIndexes {
+                for learned in try LearnedIndexes.load(from: connection) where !definitions.contains(learned) {
+                    definitions.append(learned)
+                }
+            }
+            toBuild = try catalog.reconcile(with: definitions, in: connection)
             let writer = CommitWriter(
                 connection: connection, configuration: configuration, catalog: catalog, cache: cache,
                 feed: changeFeed)
@@ -129,6 +142,23 @@ public final class SQLiteDocumentStore: DocumentStore {
         writer.start()
         checkpointer.start()
         for id in toBuild { buildIndex(id, after: []) }
+        if configuration.learnsIndexes {
+            catalog.startLearning { [weak self] definition in self?.learn(definition) }
+        }
+    }
+
+    /// Declares an index a development-mode query needed, through the writer, then builds it.
+    private func learn(_ definition: IndexDefinition) {
+        let catalog = self.catalog
+        let learned = configuration.onIndexLearned
+        writer.submit(
+            .atomic(
+                { db, time in try LearnedIndexes.record(definition, at: time, in: db, catalog: catalog) },
+                { [weak self] result in
+                    guard case .success(let outcome) = result, let id = outcome.value as? Int64 else { return }
+                    learned?(definition)
+                    self?.buildIndex(id, after: [])
+                }))
     }
 
     /// Queues the commit for the single writer, which judges and applies it inside a group transaction; see

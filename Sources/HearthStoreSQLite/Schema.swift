@@ -113,5 +113,16 @@ enum Schema {
             DROP TABLE tree_rules;
             """
         ),
+        (
+            6,
+            """
+            -- The composite indexes queries needed in development mode (`--dev` answers them without one), each
+            -- learned once and then built like a declared index; `hearth indexes` prints them with the declared ones.
+            CREATE TABLE learned_indexes(
+                definition TEXT PRIMARY KEY,     -- IndexDefinition.description, firestore.indexes.json's shape
+                learned INTEGER NOT NULL         -- microseconds since the epoch
+            ) WITHOUT ROWID;
+            """
+        ),
     ]
 }

@@ -197,11 +197,17 @@ struct AggregationTests {
 
     @Test("an aggregation over a query that needs a missing composite index is FAILED_PRECONDITION")
     func missingIndex() async throws {
-        let c = try await seed()
-        expectError(
-            try await client.runAggregation(
-                Q.query(c, where: Q.field("g", "EQUAL", Q.string("A")), orderBy: [Q.order("i")]),
-                aggregations: #"[{"count":{}}]"#),
-            400, "FAILED_PRECONDITION", messageContains: [indexJSON(c, [("g", "ASCENDING"), ("i", "ASCENDING")])])
+        // Outside development mode, which would answer it without the index.
+        try await withHearth(.production) { server in
+            let client = server.client
+            let c = FS.unique("agg")
+            try await client.create(c, id: "a", fields: #"{"g":\#(Q.string("A")),"i":\#(Q.int(1))}"#)
+            expectError(
+                try await client.runAggregation(
+                    Q.query(c, where: Q.field("g", "EQUAL", Q.string("A")), orderBy: [Q.order("i")]),
+                    aggregations: #"[{"count":{}}]"#),
+                400, "FAILED_PRECONDITION", messageContains: [indexJSON(c, [("g", "ASCENDING"), ("i", "ASCENDING")])]
+            )
+        }
     }
 }

@@ -29,7 +29,8 @@ struct QueryIndexTests {
 
     @Test("eq + orderBy another field names the index; declared and restarted, it serves old and new documents")
     func declareBuildAndMaintain() async throws {
-        let server = try await HearthProcess.start()
+        // Production mode: development mode answers without the index (DevIndexTests).
+        let server = try await HearthProcess.start(.production)
         let client = server.client
         // 600 todos written before the index exists: alice owns every third, dates collide in pairs.
         try await client.seed(
@@ -103,8 +104,8 @@ struct QueryIndexTests {
             #"{"indexes":[\#(indexJSON("items", [("kind", "ASCENDING"), ("size", "ASCENDING")]))],"fieldOverrides":[]}"#
                 .utf8
         ).write(to: file)
-        var options = HearthProcess.Options()
-        options.extraArguments = ["--indexes", file.path]
+        var options = HearthProcess.Options.production
+        options.extraArguments += ["--indexes", file.path]
         try await withHearth(options) { server in
             let client = server.client
             for (id, kind, size) in [("a", "x", 3), ("b", "y", 1), ("c", "x", 1), ("d", "x", 2)] {

@@ -22,6 +22,7 @@ struct QueryExecutor {
 
     /// The results, in order.
     mutating func run() throws -> [Match] {
+        if plans.contains(where: { !$0.scan.isInQueryOrder }) { return try runUnordered() }
         var streams = try plans.map { try MatchStream(db: db, query: query, plan: $0, requiredFields: requiredFields) }
         var heads: [Match?] = []
         for index in streams.indices { heads.append(try streams[index].next(&statistics)) }
@@ -55,6 +56,24 @@ struct QueryExecutor {
         return results
     }
 
+    /// The results of plans whose scans do not run in query order (development mode without an index): every
+    /// match of every group, once each, sorted, then offset and limit — the same answer the index would give.
+    private mutating func runUnordered() throws -> [Match] {
+        var matches: [Match] = []
+        var seen = Set<ResourcePath>()
+        for plan in plans {
+            var stream = try MatchStream(db: db, query: query, plan: plan, requiredFields: requiredFields)
+            while let match = try stream.next(&statistics) {
+                if seen.insert(match.document.path).inserted { matches.append(match) }
+            }
+        }
+        matches.sort {
+            QueryMatcher.compare(($0.document.path, $0.fields), ($1.document.path, $1.fields), orderBy: query.orderBy)
+                < 0
+        }
+        return Array(matches.dropFirst(query.offset).prefix(query.limit ?? Int.max))
+    }
+
     /// How many documents match, counting index entries alone when the plan is exact.
     mutating func count(upTo: Int64?) throws -> Int64 {
         if plans.count == 1, plans[0].exact, requiredFields.isEmpty, query.offset == 0, query.limit == nil {
@@ -85,6 +104,8 @@ private struct MatchStream {
     let requiredFields: [FieldPath]
     private var source: any CandidateSource
     private var finished = false
+    /// Whether candidates come in query order, so the end cursor ends the scan (not so for an unindexed scan).
+    private let inQueryOrder: Bool
 
     init(db: SQLiteConnection, query: StructuredQuery, plan: ConjunctPlan, requiredFields: [FieldPath]) throws {
         self.db = db
@@ -124,7 +145,13 @@ private struct MatchStream {
             source = IDSource(db: db, collection: collection, plan: plan, descending: descending)
         case .documents(let paths):
             source = try LookupSource(db: db, query: query, paths: paths)
+        case .unindexed:
+            source =
+                query.allDescendants
+                ? GroupNameSource(db: db, collectionID: query.collectionID, parent: query.parent, descending: false)
+                : NameSource(db: db, collection: collection, descending: false, bounds: ClosedIDRange())
         }
+        inQueryOrder = plan.scan.isInQueryOrder
     }
 
     /// The ID of a `__name__` cursor value naming a document of `collection`.
@@ -166,7 +193,7 @@ private struct MatchStream {
             guard query.contains(path: path), let document = try DocumentRows.fetch(path, in: db) else { continue }
             statistics.documentsRead += 1
             let fields = try document.fields()
-            if let end = query.endAt,
+            if inQueryOrder, let end = query.endAt,
                 QueryMatcher.compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0,
                 hasAllOrderFields(fields)
             {
@@ -229,6 +256,13 @@ private struct IndexCount {
         switch scan {
         case .names:
             try add("SELECT 1 FROM documents WHERE collection = \(collection)")
+        case .groupNames where query.isKindless:
+            // Every document below the parent: its subtree's collection paths lie in ["parent/", "parent0").
+            let parent = query.parent
+            try add(
+                parent.segments.isEmpty
+                    ? "SELECT 1 FROM documents"
+                    : "SELECT 1 FROM documents WHERE collection >= \("\(parent)/") AND collection < \("\(parent)0")")
         case .groupNames:
             var inner: SQLQuery = "SELECT 1 FROM documents WHERE collection_id = \(query.collectionID)"
             let prefix = IndexKey.encode(segments: query.parent.segments)
@@ -258,7 +292,7 @@ private struct IndexCount {
                 SELECT 1 FROM index_entries WHERE collection = \(collection) AND field = \(field)
                 AND kind = \(kind.rawValue) AND key = \(key)
                 """)
-        case .ids, .documents:
+        case .ids, .documents, .unindexed:
             break
         }
         return total

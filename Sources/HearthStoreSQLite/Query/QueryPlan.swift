@@ -16,6 +16,15 @@ enum ScanPlan: Sendable, Equatable {
         indexID: Int64, scope: String, prefix: [UInt8], ranges: RangeSet, descending: Bool, definition: IndexDefinition)
     /// Named documents (`__name__ ==` or `in`), looked up directly.
     case documents([ResourcePath])
+    /// Development mode without the composite index the query needs: every document of the collection (or the
+    /// group) by name, each checked by the matcher, the matches sorted afterwards — the emulator's way.
+    case unindexed(needing: IndexDefinition)
+
+    /// Whether the scan yields candidates in the query's order (all but the unindexed one do).
+    var isInQueryOrder: Bool {
+        if case .unindexed = self { return false }
+        return true
+    }
 }
 
 /// Inclusive bounds on document IDs; `nil` is open.
@@ -56,6 +65,8 @@ extension ScanPlan: CustomStringConvertible {
         case .composite(let id, _, _, let ranges, let descending, _):
             return "composite index #\(id) over \(ranges.ranges.count) range(s)\(descending ? " (descending)" : "")"
         case .documents(let paths): return "direct lookup of \(paths.count) document(s)"
+        case .unindexed(let definition):
+            return "full scan without an index (development mode), learning the index \(definition)"
         }
     }
 }

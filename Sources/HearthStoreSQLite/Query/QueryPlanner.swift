@@ -8,6 +8,9 @@ import HearthStore
 struct QueryPlanner {
     let query: StructuredQuery
     let indexes: [IndexCatalog.Entry]
+    /// Development mode: a query whose composite index is missing (or still building) is answered by an
+    /// unindexed scan instead of `FAILED_PRECONDITION`, and the plan names the index it needed.
+    var scansWhenIndexMissing = false
 
     /// One plan per AND-group of the filter's disjunctive normal form (OR queries merge several).
     func plan() throws(HearthError) -> [ConjunctPlan] {
@@ -35,6 +38,7 @@ struct QueryPlanner {
             }
             return plans
         }
+        if scansWhenIndexMissing { return [ConjunctPlan(scan: .unindexed(needing: neededIndex(terms)), exact: false)] }
         throw missingIndex(terms)
     }
 
@@ -239,6 +243,19 @@ struct QueryPlanner {
     }
 
     private func missingIndex(_ terms: [QueryFilter]) -> HearthError {
+        let definition = neededIndex(terms)
+        if let building = indexes.first(where: { $0.definition == definition && !$0.ready }) {
+            return .failedPrecondition(
+                "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly."
+            )
+        }
+        return .failedPrecondition(
+            "The query requires an index. Add it to the \"indexes\" list of hearth.indexes.json in the data directory (or the file given with --indexes) and restart: \(definition)"
+        )
+    }
+
+    /// The composite index that serves an AND-group the other plans cannot.
+    private func neededIndex(_ terms: [QueryFilter]) -> IndexDefinition {
         var fields: [IndexDefinition.Field] = []
         for term in terms {
             guard let field = Self.field(of: term), field != .documentName else { continue }
@@ -252,18 +269,10 @@ struct QueryPlanner {
             }
         }
         fields += orderFields.map { .init(path: $0.field, mode: $0.descending ? .descending : .ascending) }
-        let definition = IndexDefinition(
+        return IndexDefinition(
             collectionID: query.collectionID, scope: query.allDescendants ? .collectionGroup : .collection,
             fields: fields,
             nameDescending: nameDescending)
-        if let building = indexes.first(where: { $0.definition == definition && !$0.ready }) {
-            return .failedPrecondition(
-                "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly."
-            )
-        }
-        return .failedPrecondition(
-            "The query requires an index. Add it to the \"indexes\" list of hearth.indexes.json in the data directory (or the file given with --indexes) and restart: \(definition)"
-        )
     }
 
     static func field(of term: QueryFilter) -> FieldPath? {

@@ -4,11 +4,22 @@ import HearthStore
 
 /// Plans and runs queries and aggregations on one connection (a reader, a snapshot, or the writer).
 enum QueryRunner {
+    /// The plans for a normalized query. In development mode a missing composite index means an unindexed scan,
+    /// and the catalog learns the index so later runs use it.
+    static func plan(_ normalized: StructuredQuery, catalog: IndexCatalog) throws -> [ConjunctPlan] {
+        var planner = QueryPlanner(
+            query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID))
+        planner.scansWhenIndexMissing = catalog.learnsIndexes
+        let plans = try planner.plan()
+        for plan in plans {
+            if case .unindexed(let definition) = plan.scan { catalog.needed(definition) }
+        }
+        return plans
+    }
+
     static func run(_ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws -> QueryResults {
         let normalized = query.normalized()
-        let plans = try QueryPlanner(
-            query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)
-        ).plan()
+        let plans = try plan(normalized, catalog: catalog)
         var executor = QueryExecutor(db: db, query: normalized, plans: plans)
         var documents = try executor.run().map(\.document)
         if let projection = query.projection {
@@ -29,9 +40,7 @@ enum QueryRunner {
         -> AggregationResults
     {
         let normalized = aggregation.query.normalized()
-        let plans = try QueryPlanner(
-            query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID)
-        ).plan()
+        let plans = try plan(normalized, catalog: catalog)
         var executor = QueryExecutor(
             db: db, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
         var values: [String: Value]

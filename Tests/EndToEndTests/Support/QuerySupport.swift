@@ -207,15 +207,27 @@ extension HTTPClient {
     }
 }
 
-/// A shared server per suite started with `--indexes FILE` holding the given `indexes` JSON array.
+/// A shared server per suite started with `--indexes FILE` holding the given `indexes` JSON array — in
+/// production mode with rules that allow everything, since development mode answers queries without indexes.
 extension Trait where Self == SharedHearth {
     static func withIndexes(_ label: String, _ indexes: String) -> SharedHearth {
         // One file per label, rewritten with the same content on every run, so runs leave nothing new behind.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(label).indexes.json")
         _ = FileManager.default.createFile(atPath: url.path, contents: Data(#"{"indexes":\#(indexes)}"#.utf8))
-        var options = HearthProcess.Options()
-        options.extraArguments = ["--indexes", url.path]
+        var options = HearthProcess.Options.production
+        options.extraArguments += ["--indexes", url.path]
         return SharedHearth(options: options)
+    }
+}
+
+extension HearthProcess.Options {
+    /// Production mode (no `--dev`) with rules that allow every read and write: where a missing composite index
+    /// is `FAILED_PRECONDITION` rather than a development-mode scan.
+    static var production: HearthProcess.Options {
+        var options = HearthProcess.Options()
+        options.dev = false
+        options.extraArguments = ["--rules", OpenRules.path]
+        return options
     }
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+import HearthStoreSQLite
+
+/// `hearth indexes`: the composite indexes a data directory's queries need, as `firestore.indexes.json`.
+enum IndexesCommand {
+    static let help = """
+        USAGE: hearth indexes --data DIR
+
+        Prints, as a firestore.indexes.json document, every composite index of the data directory: the declared ones
+        and those development mode (--dev) learned from the queries it answered without one. Deploy the file to
+        production Hearth (--indexes FILE) or to Firebase (firebase deploy --only firestore:indexes). Reads the
+        database only, so a running server keeps serving.
+
+        OPTIONS:
+          --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+        """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let parsed = try CommandLineArguments(arguments, valueFlags: ["--data"], switchFlags: ["--help", "-h"])
+            if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
+                print(help)
+                return 0
+            }
+            guard parsed.positional.isEmpty else {
+                throw CommandLineArguments.UsageError(
+                    description: "unexpected argument \(parsed.positional[0])")
+            }
+            let directory = parsed.values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
+            print(try LearnedIndexes.indexesJSON(inDirectory: directory), terminator: "")
+            return 0
+        } catch let error as CommandLineArguments.UsageError {
+            FileHandle.standardError.write(Data("hearth indexes: \(error)\n\n\(help)\n".utf8))
+            return 64
+        } catch {
+            FileHandle.standardError.write(Data("hearth indexes: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

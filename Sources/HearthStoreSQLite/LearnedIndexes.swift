@@ -1,0 +1,73 @@
+import Foundation
+public import HearthCore
+import HearthSQLite
+import HearthStore
+
+/// Development mode's composite indexes: queries that lack one are answered by a scan (see `QueryPlanner`), and the
+/// index is learned — recorded in `learned_indexes`, declared in `composite_indexes` and built in the background —
+/// so the next run is index-fast and `hearth indexes` can print what production will need.
+public enum LearnedIndexes {
+    /// The definitions learned so far, oldest first.
+    static func load(from db: SQLiteConnection) throws -> [IndexDefinition] {
+        try db.fetchAll("SELECT definition FROM learned_indexes ORDER BY learned, definition").compactMap { row in
+            try? IndexDefinition(firestoreJSON: JSONParser.parse(row[0].stringValue ?? ""), at: "learned index")
+        }
+    }
+
+    /// Records `definition` and declares it, building, inside the writer's transaction; the catalog takes it
+    /// after the commit. Returns the new index's ID.
+    static func record(
+        _ definition: IndexDefinition, at time: Timestamp, in db: SQLiteConnection, catalog: IndexCatalog
+    ) throws -> CommitWriter.AtomicOutcome {
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO learned_indexes(definition, learned)
+            VALUES (\(definition.description), \(time.microseconds))
+            """)
+        try db.execute(
+            "INSERT INTO composite_indexes(definition, state) VALUES (\(definition.description), 'building')")
+        let id = db.lastInsertRowID
+        return CommitWriter.AtomicOutcome(
+            value: id,
+            afterCommit: { catalog.add(IndexCatalog.Entry(id: id, definition: definition, ready: false)) })
+    }
+
+    /// Every index a data directory's database knows: the declared ones (as last started) and the learned ones,
+    /// each once, in a `firestore.indexes.json` document. Opens the database read-only, so a running server may
+    /// keep serving.
+    public static func indexesJSON(inDirectory directory: String) throws(HearthError) -> String {
+        let path = (directory as NSString).appendingPathComponent(SQLiteDocumentStore.fileName)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .notFound("No Hearth database in \(directory) (looked for \(path)).")
+        }
+        var options = SQLiteConnection.Options()
+        options.readOnly = true
+        options.create = false
+        do {
+            let db = try SQLiteConnection(path: path, options: options)
+            defer { db.close() }
+            var definitions: [IndexDefinition] = []
+            for row in try db.fetchAll("SELECT definition FROM composite_indexes ORDER BY id") {
+                if let definition = try? IndexDefinition(
+                    firestoreJSON: JSONParser.parse(row[0].stringValue ?? ""), at: "index")
+                {
+                    definitions.append(definition)
+                }
+            }
+            let hasLearned =
+                try db.fetchOne(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'learned_indexes'")?.int(0) ?? 0
+            if hasLearned > 0 {
+                for definition in try load(from: db) where !definitions.contains(definition) {
+                    definitions.append(definition)
+                }
+            }
+            let list = definitions.map { "    " + $0.description }.joined(separator: ",\n")
+            return "{\n  \"indexes\": [\n\(list)\n  ],\n  \"fieldOverrides\": []\n}\n"
+        } catch let error as HearthError {
+            throw error
+        } catch {
+            throw .internal("Cannot read the indexes of \(path): \(error)")
+        }
+    }
+}
