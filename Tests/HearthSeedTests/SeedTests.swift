@@ -6,7 +6,7 @@ import Testing
 
 /// Points the default app — the one the seed code reaches through `Auth.auth()`, `Firestore.firestore()` and
 /// `Database.database()` — at `server`, as the seed's `AppDelegate` would with `FirebaseApp.configure()`.
-private func configureDefaultApp(_ server: TestServer) {
+func configureDefaultApp(_ server: TestServer) {
     HearthApp.configure(
         options: HearthOptions(
             serverURL: server.baseURL, projectID: "demo", apiKey: "seed",
