@@ -1,20 +1,16 @@
 import Foundation
 
 /// Where the Ballcap-shaped layer (``Object``, ``DataSource``) runs the SDK's callbacks: on the main actor, as
-/// Ballcap's objects live on the main thread. The SDK already delivers them on its callback queue — the main queue
-/// unless the app chose another — and never inside the call that caused them, so on the main thread they run at
-/// once; from any other queue they are queued to the main one, in order.
+/// Ballcap's objects live on the main thread. Each callback the SDK delivers (on its callback queue, never inside the
+/// call that caused it) is queued to the main queue, so the layer's blocks run there in the order the SDK reported
+/// them, whichever callback queue the app chose.
 enum MainQueue {
     /// Runs `work` with `value` on the main actor.
     static func run<Value>(_ value: Value, _ work: @escaping @MainActor (Value) -> Void) {
         // The SDK hands each snapshot or error to this one callback and keeps no other use of it, so moving it to
         // the main actor shares nothing.
         nonisolated(unsafe) let value = value
-        if Thread.isMainThread {
-            MainActor.assumeIsolated { work(value) }
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated { work(value) } }
-        }
+        DispatchQueue.main.async { MainActor.assumeIsolated { work(value) } }
     }
 
     /// Runs `work` with a callback's two arguments (a snapshot and an error) on the main actor.
