@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HearthCore
 import Synchronization
 
@@ -338,8 +338,13 @@ public final class DataSnapshot: Sendable {
         return DataSnapshot(reference: ref.child(childPathString), json: node, order: .key)
     }
 
-    /// The direct children in query order (by key unless the query ordered otherwise).
-    public var children: [DataSnapshot] {
+    /// The direct children in query order (by key unless the query ordered otherwise), as Firebase declares them: an
+    /// `NSEnumerator` of `DataSnapshot`s, so `snapshot.children.allObjects as? [DataSnapshot]`,
+    /// `for case let child as DataSnapshot in snapshot.children` and `nextObject() as? DataSnapshot` work as there.
+    public var children: NSEnumerator { DataSnapshotEnumerator(childSnapshots) }
+
+    /// The direct children in query order, typed.
+    var childSnapshots: [DataSnapshot] {
         guard let members = json.objectValue else { return [] }
         let order = self.order
         let sorted = members.sorted { lhs, rhs in

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Hearth
 
 /// A document as a shared object — Ballcap's `Object`: subclass it, conform to ``DataRepresentable`` (and
