@@ -282,7 +282,8 @@ extension DatabaseQuery {
     /// stays until ``removeObserver(withHandle:)`` or ``removeAllObservers()``.
     /// - Returns: a handle for ``removeObserver(withHandle:)``.
     @discardableResult
-    public func observe(_ eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) -> UInt {
+    public func observe(_ eventType: DataEventType, with block: @escaping (DataSnapshot) -> Void) -> UInt {
+        let block = callbackQueueBound(block)
         let database = self.database
         let path = self.path
         let order = self.order ?? .key

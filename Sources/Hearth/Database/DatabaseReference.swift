@@ -86,7 +86,8 @@ public class DatabaseQuery: @unchecked Sendable {
     }
 
     /// Completion-handler form of ``getData()``.
-    public func getData(completion: @escaping @Sendable ((any Error)?, DataSnapshot?) -> Void) {
+    public func getData(completion: @escaping ((any Error)?, DataSnapshot?) -> Void) {
+        let completion = callbackQueueBound(completion)
         let report: @Sendable (DataSnapshot?, (any Error)?) -> Void = { snapshot, error in completion(error, snapshot) }
         database.observers.callbacks.complete(report) { try await self.getData() }
     }
@@ -94,8 +95,8 @@ public class DatabaseQuery: @unchecked Sendable {
     /// Calls `block` once, then stops: for `.value`, with the value read as ``getData()`` reads it (so from the cache
     /// when offline); for a child event, with the first such event an observer would get — `.childAdded` with the
     /// first existing child, or the next one added.
-    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
-    {
+    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping (DataSnapshot) -> Void) {
+        let block = callbackQueueBound(block)
         guard eventType != .value else {
             let callbacks = database.observers.callbacks
             Task { if let snapshot = try? await getData() { callbacks.async { block(snapshot) } } }
@@ -215,22 +216,22 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
     /// ``Database/callbackQueue``) before this returns; `block` runs there, after those events, when the server
     /// acknowledged or refused it.
     public func setValue(
-        _ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+        _ value: Any?, withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void
     ) {
-        queue("PUT", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }, block)
+        queue("PUT", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }, callbackQueueBound(block))
     }
 
     /// Completion-handler form of ``updateChildValues(_:)``, queued as ``setValue(_:withCompletionBlock:)`` is.
     public func updateChildValues(
         _ values: [AnyHashable: Any],
-        withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+        withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void
     ) {
-        queue("PATCH", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(values) }, block)
+        queue("PATCH", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(values) }, callbackQueueBound(block))
     }
 
     /// Completion-handler form of ``removeValue()``, queued as ``setValue(_:withCompletionBlock:)`` is.
-    public func removeValue(completionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
-        queue("DELETE", .success(.null), block)
+    public func removeValue(completionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void) {
+        queue("DELETE", .success(.null), callbackQueueBound(block))
     }
 
     /// Queues a write now, so completion-form writes keep their order, and calls `block` with the server's answer.

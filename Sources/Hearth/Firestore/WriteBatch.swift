@@ -67,7 +67,8 @@ public final class WriteBatch: Sendable {
 
     /// Completion-handler form of ``commit()``: the writes are queued, in call order, when this returns; `completion`
     /// runs when the server acknowledged them.
-    public func commit(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+    public func commit(completion: (((any Error)?) -> Void)? = nil) {
+        let completion = callbackQueueBound(completion)
         let list: [Write]
         switch writes.withLock({ $0 }) {
         case .failure(let error):

@@ -20,13 +20,13 @@ extension DataSource {
         @discardableResult
         public func listen(
             includeMetadataChanges: Bool = true,
-            listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+            listener: @escaping (QuerySnapshot?, (any Error)?) -> Void
         ) -> any ListenerRegistration {
             query.addSnapshotListener(includeMetadataChanges: includeMetadataChanges, listener)
         }
 
         /// Reads the results once (the SDK's `getDocuments`).
-        public func get(completion: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void) {
+        public func get(completion: @escaping (QuerySnapshot?, (any Error)?) -> Void) {
             query.getDocuments(completion: completion)
         }
 
