@@ -9,6 +9,12 @@ enum TreeOrder: Sendable, Equatable {
     case priority
     case child(String)
 
+    /// The order as the server reads the `orderBy` parameter (a child path that is not a valid path falls back to
+    /// key order locally; the server refuses such a query).
+    var treeQueryOrder: TreeQuery.Order {
+        ((try? TreeQuery.parse(rest: ["orderBy": parameter])) ?? nil)?.order ?? .key
+    }
+
     /// The REST `orderBy` parameter (a JSON string).
     var parameter: String {
         switch self {
@@ -344,23 +350,9 @@ public final class DataSnapshot: Sendable {
     /// `for case let child as DataSnapshot in snapshot.children` and `nextObject() as? DataSnapshot` work as there.
     public var children: NSEnumerator { DataSnapshotEnumerator(childSnapshots) }
 
-    /// The direct children in query order, typed.
+    /// The direct children in query order, typed: ordered by HearthCore's `TreeQuery`, as the server orders them.
     var childSnapshots: [DataSnapshot] {
-        guard let members = json.objectValue else { return [] }
-        let order = self.order
-        let sorted = members.sorted { lhs, rhs in
-            let byKey = TreeJSON.compareKeys(lhs.key, rhs.key)
-            let primary: Int
-            switch order {
-            case .key, .priority: primary = byKey
-            case .value: primary = TreeJSON.compare(lhs.value, rhs.value)
-            case .child(let path):
-                let segments = path.split(separator: "/").map(String.init)
-                func at(_ value: JSONValue) -> JSONValue? { segments.reduce(value as JSONValue?) { $0?[$1] } }
-                primary = TreeJSON.compare(at(lhs.value), at(rhs.value))
-            }
-            return primary != 0 ? primary < 0 : byKey < 0
-        }
-        return sorted.map { DataSnapshot(reference: ref.child($0.key), json: $0.value, order: .key) }
+        let ordered = TreeQuery(order: order.treeQueryOrder).window(of: TreeJSON.node(json))
+        return ordered.map { DataSnapshot(reference: ref.child($0.key), json: $0.node.json(.plain), order: .key) }
     }
 }
