@@ -167,8 +167,12 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
         case .failure(let error): firestore.callbacks.async { completion?(error) }
         case .success(let write):
             let queue = firestore.writeQueue
-            let id = queue.enqueue([write])
-            firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+            do {
+                let id = try queue.enqueue([write])
+                firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+            } catch {
+                firestore.callbacks.async { completion?(error) }
+            }
         }
     }
 }

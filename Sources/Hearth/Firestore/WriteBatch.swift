@@ -81,8 +81,12 @@ public final class WriteBatch: Sendable {
             return
         }
         let queue = firestore.writeQueue
-        let id = queue.enqueue(list)
-        firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+        do {
+            let id = try queue.enqueue(list)
+            firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+        } catch {
+            firestore.callbacks.async { completion?(error) }
+        }
     }
 
     /// The writes so far, for transactions.
