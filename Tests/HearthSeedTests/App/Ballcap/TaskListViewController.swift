@@ -18,7 +18,7 @@ final class TaskListViewController: TableViewController {
                 done(task)
             })
             .onChanged({ [weak self] (_, snapshot) in
-                self?.lastChanges = snapshot.changes
+                self?.changeLog.append(snapshot.changes)
                 self?.tableView.reloadData()
             })
             .listen()
@@ -62,5 +62,6 @@ final class TaskListViewController: TableViewController {
         task.delete()
     }
 
-    var lastChanges: DataSource<Task>.Changes?
+    // Headless driver: what each step changed, as a table view would animate it, for the test to check.
+    var changeLog: [DataSource<Task>.Changes] = []
 }
