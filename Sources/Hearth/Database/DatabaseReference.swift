@@ -248,7 +248,13 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         let callbacks = database.observers.callbacks
         let id: Int64
         switch body {
-        case .success(let json): id = database.enqueue(method, path: path, body: json)
+        case .success(let json):
+            do {
+                id = try database.enqueue(method, path: path, body: json)
+            } catch {
+                callbacks.async { block(error, self) }
+                return
+            }
         case .failure(let error):
             callbacks.async { block(error, self) }
             return
