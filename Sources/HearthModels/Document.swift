@@ -6,7 +6,7 @@ public import Hearth
 /// A `Document` is a value. A view that edits a copy (`var draft = todo; draft[\.title] = "…"`) changes only that
 /// copy; nothing reaches the database, or any other view holding the document, until the copy is saved — so an edit
 /// that is cancelled is simply dropped. Writes go through ``save()``, ``update()`` and ``delete()`` (or a
-/// ``Batch``); reads through ``get(_:source:decoder:)`` and ``listen(_:decoder:)``, or a ``DataSource`` for lists.
+/// ``Batch``); reads through ``get(_:source:decoder:)`` and ``listen(_:decoder:)``, or a ``DocumentList`` for lists.
 ///
 /// Besides the model's own fields, every document written by `save()` or `update()` carries `createdAt` and
 /// `updatedAt` (``DocumentField``), set by the server's clock, so lists can be ordered by them.

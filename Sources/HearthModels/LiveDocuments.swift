@@ -1,10 +1,10 @@
 public import Observation
 
-/// A ``DataSource``'s list as an `@Observable` array for SwiftUI (and anything using Observation): views reading
+/// A ``DocumentList``'s list as an `@Observable` array for SwiftUI (and anything using Observation): views reading
 /// ``documents`` update when it changes. Lives on the main actor.
 ///
 /// ```swift
-/// @State var todos = LiveDocuments(DataSource<Todo>(db.collection("todos")).order(by: "date", descending: true))
+/// @State var todos = LiveDocuments(DocumentList<Todo>(db.collection("todos")).order(by: "date", descending: true))
 /// List(todos.documents) { todo in Text(todo[\.title]) }.task { await todos.run() }
 /// ```
 @MainActor
@@ -20,11 +20,11 @@ public final class LiveDocuments<Model: Codable & Sendable> {
     public private(set) var error: (any Error)?
 
     /// The data source behind the list.
-    @ObservationIgnored public let source: DataSource<Model>
+    @ObservationIgnored public let source: DocumentList<Model>
     @ObservationIgnored private var task: Task<Void, Never>?
 
     /// A live array over `source` (configured, not yet listening).
-    public init(_ source: DataSource<Model>) { self.source = source }
+    public init(_ source: DocumentList<Model>) { self.source = source }
 
     /// Listens and follows the list until ``stop()`` or the listener fails; returns then. Use it as a view's
     /// `.task`, or call ``start()``.
@@ -50,11 +50,11 @@ public final class LiveDocuments<Model: Codable & Sendable> {
         task = nil
     }
 
-    /// Loads the next page (see ``DataSource/next()``).
+    /// Loads the next page (see ``DocumentList/next()``).
     @discardableResult
     public func next() async throws -> Bool { try await source.next() }
 
-    private func apply(_ step: DataSource<Model>.Snapshot) {
+    private func apply(_ step: DocumentList<Model>.Snapshot) {
         documents = step.after
         changes = step.changes
         isLoaded = true

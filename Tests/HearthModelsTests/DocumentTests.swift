@@ -10,7 +10,7 @@ struct Item: Codable, Sendable, Equatable {
     var rank: Int
     var tags: ArrayField<String> = .value([])
     var likes: Incrementable<Int> = .value(0)
-    @ServerTimestamp var seenAt: Timestamp?
+    @Hearth.ServerTimestamp var seenAt: Timestamp?
 }
 
 @Suite("Typed documents against a real server")
@@ -132,7 +132,7 @@ struct DocumentTests {
             let db = Firestore.firestore(app: server.app())
             let items = db.collection(unique("items"))
             try await Document(id: "a", Item(name: "original", rank: 1), in: items).save()
-            let list = DataSource<Item>(items).listen()
+            let list = DocumentList<Item>(items).listen()
             defer { list.stop() }
             #expect(await eventually { list.documents.count == 1 })
             let shown = list.documents[0]

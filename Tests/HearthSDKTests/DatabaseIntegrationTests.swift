@@ -46,8 +46,8 @@ struct DatabaseIntegrationTests {
         #expect(keys.allSatisfy { $0.count == 20 })
         #expect(keys == keys.sorted())
         let snapshot = try await messages.getData()
-        #expect(snapshot.children.map { $0.key } == keys)
-        let at = try #require(snapshot.children.first?.childSnapshot(forPath: "at").value as? Int)
+        #expect(snapshot.childList.map { $0.key } == keys)
+        let at = try #require(snapshot.childList.first?.childSnapshot(forPath: "at").value as? Int)
         #expect(abs(Double(at) / 1000 - Date().timeIntervalSince1970) < 60)
 
         let counter = try root().child("visits")
@@ -62,24 +62,24 @@ struct DatabaseIntegrationTests {
             "ann": ["score": 50], "bob": ["score": 90], "cid": ["score": 70], "dan": ["score": 10],
         ])
         let top = try await scores.queryOrdered(byChild: "score").queryLimited(toLast: 2).getData()
-        #expect(top.children.map { $0.key } == ["cid", "bob"])
+        #expect(top.childList.map { $0.key } == ["cid", "bob"])
         let range = try await scores.queryOrdered(byChild: "score").queryStarting(atValue: 40).queryEnding(atValue: 80)
             .getData()
-        #expect(range.children.map { $0.key } == ["ann", "cid"])
+        #expect(range.childList.map { $0.key } == ["ann", "cid"])
         let first = try await scores.queryOrderedByKey().queryLimited(toFirst: 2).getData()
-        #expect(first.children.map { $0.key } == ["ann", "bob"])
+        #expect(first.childList.map { $0.key } == ["ann", "bob"])
         let equal = try await scores.queryOrdered(byChild: "score").queryEqual(toValue: 10).getData()
-        #expect(equal.children.map { $0.key } == ["dan"])
+        #expect(equal.childList.map { $0.key } == ["dan"])
         let ranks = try root().child("ranks")
         try await ranks.setValue(["x": 3, "y": 1, "z": 2])
         let lowest = try await ranks.queryOrderedByValue().queryLimited(toFirst: 2).getData()
-        #expect(lowest.children.map { $0.key } == ["y", "z"])
+        #expect(lowest.childList.map { $0.key } == ["y", "z"])
         let tasks = try root().child("tasks")
         for (key, priority) in [("p", 3), ("q", 1), ("r", 2)] {
             try await tasks.child(key).setValue(["title": key], andPriority: priority)
         }
         let next = try await tasks.queryOrderedByPriority().queryLimited(toFirst: 1).getData()
-        #expect(next.children.map { $0.key } == ["q"])
+        #expect(next.childList.map { $0.key } == ["q"])
         #expect(next.childSnapshot(forPath: "q/title").value as? String == "q")
     }
 

@@ -71,7 +71,7 @@ struct DatabaseObserverSharingTests {
             ordered.removeObserver(withHandle: changedHandle)
         }
         let value = Events<[String]>()
-        let valueHandle = ordered.observe(.value) { value.add($0.children.compactMap(\.key)) }
+        let valueHandle = ordered.observe(.value) { value.add($0.childList.compactMap(\.key)) }
         defer { ordered.removeObserver(withHandle: valueHandle) }
         #expect(await value.next() == ["a", "b", "c"])
 

@@ -142,7 +142,7 @@ struct DatabaseOfflineTests {
         try await location.setValue(["a": ["s": 1], "b": ["s": 2], "c": ["s": 3]])
         let top = location.queryOrdered(byChild: "s").queryLimited(toLast: 2)
         let seen = Events<[String]>()
-        let handle = top.observe(.value) { snapshot in seen.add(snapshot.children.compactMap(\.key)) }
+        let handle = top.observe(.value) { snapshot in seen.add(snapshot.childList.compactMap(\.key)) }
         defer { top.removeObserver(withHandle: handle) }
         #expect(await seen.next() == ["b", "c"])
 
@@ -152,7 +152,7 @@ struct DatabaseOfflineTests {
         callbacks.drain()
         #expect(seen.all.last == ["c", "e"], "a local write outside the window stays out; one inside pushes b out")
         let offline = try await location.queryOrdered(byChild: "s").queryLimited(toFirst: 2).getData()
-        #expect(offline.children.compactMap(\.key) == ["d", "a"], "answered from the cached location")
+        #expect(offline.childList.compactMap(\.key) == ["d", "a"], "answered from the cached location")
 
         server = try await TestServer.start(directory: directory, port: port)
         let done = Events<Bool>()

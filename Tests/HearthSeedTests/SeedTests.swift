@@ -4,15 +4,6 @@ import HearthTestSupport
 import Synchronization
 import Testing
 
-/// Points the default app — the one the seed code reaches through `Auth.auth()`, `Firestore.firestore()` and
-/// `Database.database()` — at `server`, as the seed's `AppDelegate` would with `FirebaseApp.configure()`.
-private func configureDefaultApp(_ server: TestServer) {
-    HearthApp.configure(
-        options: HearthOptions(
-            serverURL: server.baseURL, projectID: "demo", apiKey: "seed",
-            storageDirectory: server.directory.appendingPathComponent("clients/\(UUID().uuidString)")))
-}
-
 /// Collects what a listener reports and lets the test wait, without polling, for the first report that matches.
 private final class Reports<T: Sendable>: Sendable {
     private let state = Mutex<(items: [T], waiters: [CheckedContinuation<Void, Never>])>(([], []))
@@ -50,8 +41,7 @@ private final class Reports<T: Sendable>: Sendable {
 @Suite("The seed apps' data code against a real server", .serialized, .timeLimit(.minutes(2)))
 struct SeedTests {
     @Test func signUpLogInLogOut() async throws {
-        try await withServer { server in
-            configureDefaultApp(server)
+        try await withDefaultAppServer { server in
             let auth = AuthService()
             let email = uniqueEmail()
             let uid = try await auth.signUp(email: email, password: "correct horse", name: "Ann")
@@ -77,8 +67,7 @@ struct SeedTests {
     }
 
     @Test func postsPerUserOnTheTree() async throws {
-        try await withServer { server in
-            configureDefaultApp(server)
+        try await withDefaultAppServer { server in
             let uid = try await AuthService().signUp(email: uniqueEmail(), password: "correct horse", name: "Bo")
             let store = PostStore()
             let live = Reports<[String]>()
@@ -115,8 +104,7 @@ struct SeedTests {
                 .utf8
         ).write(to: indexes)
         defer { try? FileManager.default.removeItem(at: indexes) }
-        try await withServer(arguments: ["--indexes", indexes.path]) { server in
-            configureDefaultApp(server)
+        try await withDefaultAppServer(arguments: ["--indexes", indexes.path]) { server in
             let uid = try await AuthService().signUp(email: uniqueEmail(), password: "correct horse", name: "Cy")
             let store = TodoStore()
             let screen = Reports<(titles: [String], pending: Bool)>()

@@ -146,8 +146,8 @@ struct TodoListModelTests {
                 // The view model would refuse these before sending; written directly, the server refuses them.
                 await #expect(throws: FirestoreErrorCode.self) { try await Document(todo, in: todos).save() }
             }
-            await #expect(throws: FirestoreErrorCode.self) { try await DataSource<Todo>(todos).get() }
-            let own = try await DataSource<Todo>(todos).where("owner", isEqualTo: user.uid).get()
+            await #expect(throws: FirestoreErrorCode.self) { try await DocumentList<Todo>(todos).get() }
+            let own = try await DocumentList<Todo>(todos).where("owner", isEqualTo: user.uid).get()
             #expect(own.after.map { $0[\.title] } == ["Valid"])
         }
     }

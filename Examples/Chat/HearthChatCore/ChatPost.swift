@@ -27,7 +27,8 @@ public struct ChatPost: Sendable, Equatable, Identifiable {
     /// The posts under one user's node, oldest first (server time, then key); children that are not posts are left
     /// out rather than failing the whole list.
     static func list(from snapshot: DataSnapshot) -> [ChatPost] {
-        snapshot.children.compactMap { child in
+        snapshot.children.allObjects.compactMap { element in
+            guard let child = element as? DataSnapshot else { return nil }
             let id = child.key
             guard let fields = child.value as? [String: Any], let text = fields["text"] as? String,
                 let created = milliseconds(fields["createdAt"])

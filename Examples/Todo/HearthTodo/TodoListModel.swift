@@ -32,7 +32,7 @@ public final class TodoListModel {
         self.userID = userID
         collection = firestore.collection(Self.collectionID)
         live = LiveDocuments(
-            DataSource<Todo>(collection)
+            DocumentList<Todo>(collection)
                 // The rules only allow reading one's own todos, and a query must say so.
                 .where("owner", isEqualTo: userID)
                 .order(by: "date", descending: true)

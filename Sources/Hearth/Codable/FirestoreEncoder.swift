@@ -80,6 +80,7 @@ func encodeValue(_ value: some Encodable, into box: EncodingBox, codingPath: [an
     case let point as GeoPoint: box.content = .leaf(point)
     case let data as Data: box.content = .leaf(data)
     case let reference as DocumentReference: box.content = .leaf(reference)
+    case let sentinel as FieldValue: box.content = .leaf(sentinel)
     case let url as URL: box.content = .leaf(url.absoluteString)
     case let decimal as Decimal: box.content = .leaf(NSDecimalNumber(decimal: decimal).doubleValue)
     default: try value.encode(to: ValueEncoder(box: box, codingPath: codingPath))

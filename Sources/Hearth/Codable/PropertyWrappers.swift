@@ -144,7 +144,7 @@ extension DocumentReference {
     /// - Throws: `EncodingError` when `value` cannot be encoded; nothing is written then.
     public func setData<T: Encodable>(
         from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
-        completion: (@Sendable ((any Error)?) -> Void)? = nil
+        completion: (((any Error)?) -> Void)? = nil
     ) throws {
         setData(try encoder.encode(value), completion: completion)
     }
@@ -152,7 +152,7 @@ extension DocumentReference {
     /// Encodes `value` and writes it, merging when `merge` is set.
     public func setData<T: Encodable>(
         from value: T, merge: Bool, encoder: Firestore.Encoder = Firestore.Encoder(),
-        completion: (@Sendable ((any Error)?) -> Void)? = nil
+        completion: (((any Error)?) -> Void)? = nil
     ) throws {
         setData(try encoder.encode(value), merge: merge, completion: completion)
     }
@@ -165,7 +165,7 @@ extension CollectionReference {
     @discardableResult
     public func addDocument<T: Encodable>(
         from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
-        completion: (@Sendable ((any Error)?) -> Void)? = nil
+        completion: (((any Error)?) -> Void)? = nil
     ) throws -> DocumentReference {
         addDocument(data: try encoder.encode(value), completion: completion)
     }

@@ -17,26 +17,34 @@ final class LocalSQLite: @unchecked Sendable {
     }
 
     /// Opens (or creates) the file at `url` in an owner-only directory, or an in-memory database when `url` is
-    /// `nil`; a file that cannot be opened leaves every statement a no-op, so the SDK keeps working online only.
+    /// `nil`. A file that cannot be opened or is not a database is replaced by an in-memory database, so the SDK
+    /// keeps working without persistence: queued writes are still sent, only not kept across a restart (were every
+    /// statement a no-op, a write queued there would never be sent).
     init(url: URL?) {
-        let path: String
-        if let url {
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            path = url.path
-        } else {
-            path = ":memory:"
+        guard let url else {
+            db = Self.open(":memory:")
+            return
         }
+        try? FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        db = Self.open(url.path, wal: true) ?? Self.open(":memory:")
+    }
+
+    /// A usable connection to `path` (a statement runs on it), or `nil`.
+    private static func open(_ path: String, wal: Bool = false) -> OpaquePointer? {
         var handle: OpaquePointer?
-        if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
-            == SQLITE_OK
-        {
-            db = handle
-            if url != nil { execute("PRAGMA journal_mode=WAL") }
-        } else {
-            sqlite3_close(handle)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        var rc = sqlite3_open_v2(path, &handle, flags, nil)
+        // Opening is lazy: a file that is not a database fails only at its first statement.
+        if rc == SQLITE_OK {
+            rc = sqlite3_exec(handle, wal ? "PRAGMA journal_mode=WAL" : "PRAGMA user_version", nil, nil, nil)
         }
+        guard rc == SQLITE_OK else {
+            sqlite3_close(handle)
+            return nil
+        }
+        return handle
     }
 
     deinit { sqlite3_close(db) }
@@ -49,18 +57,32 @@ final class LocalSQLite: @unchecked Sendable {
         sqlite3_exec(db, sql, nil, nil, nil)
     }
 
-    /// Runs one statement with text bindings, calling `row` for each result row.
-    func run(_ sql: String, _ bindings: [String?], row: ((OpaquePointer) -> Void)? = nil) {
+    /// Runs one statement with text bindings, calling `row` for each result row; `false` when it failed.
+    @discardableResult
+    func run(_ sql: String, _ bindings: [String?], row: ((OpaquePointer) -> Void)? = nil) -> Bool {
         run(sql, bindings: bindings.map(Binding.text), row: row)
     }
 
-    /// Runs one statement, calling `row` for each result row.
-    func run(_ sql: String, bindings: [Binding], row: ((OpaquePointer) -> Void)? = nil) {
+    /// Runs an `INSERT` and returns the new row's ID.
+    /// - Throws: `FirestoreErrorCode(.internal)` naming SQLite's reason when the row was not stored.
+    func insert(_ sql: String, bindings: [Binding]) throws(FirestoreErrorCode) -> Int64 {
         lock.lock()
         defer { lock.unlock() }
-        guard let db else { return }
+        guard run(sql, bindings: bindings) else {
+            throw FirestoreErrorCode(
+                .internal, "The write could not be stored in the local queue: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        return sqlite3_last_insert_rowid(db)
+    }
+
+    /// Runs one statement, calling `row` for each result row; `false` when it failed.
+    @discardableResult
+    func run(_ sql: String, bindings: [Binding], row: ((OpaquePointer) -> Void)? = nil) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let db else { return false }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return }
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return false }
         defer { sqlite3_finalize(statement) }
         for (index, binding) in bindings.enumerated() {
             switch binding {
@@ -69,7 +91,12 @@ final class LocalSQLite: @unchecked Sendable {
             case .integer(let value): sqlite3_bind_int64(statement, Int32(index + 1), value)
             }
         }
-        while sqlite3_step(statement) == SQLITE_ROW { row?(statement) }
+        var rc = sqlite3_step(statement)
+        while rc == SQLITE_ROW {
+            row?(statement)
+            rc = sqlite3_step(statement)
+        }
+        return rc == SQLITE_DONE
     }
 
     /// Runs `body` inside one transaction, so several statements land together (or, after a crash, not at all).

@@ -282,7 +282,8 @@ extension DatabaseQuery {
     /// stays until ``removeObserver(withHandle:)`` or ``removeAllObservers()``.
     /// - Returns: a handle for ``removeObserver(withHandle:)``.
     @discardableResult
-    public func observe(_ eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void) -> UInt {
+    public func observe(_ eventType: DataEventType, with block: @escaping (DataSnapshot) -> Void) -> UInt {
+        let block = callbackQueueBound(block)
         let database = self.database
         let path = self.path
         let order = self.order ?? .key
@@ -337,11 +338,11 @@ extension DatabaseQuery {
             let before = old?.objectValue ?? [:]
             let after = new.objectValue ?? [:]
             if observer.type == .childRemoved {
-                let gone = DataSnapshot(reference: reference, json: old ?? .null, order: order).children
+                let gone = DataSnapshot(reference: reference, json: old ?? .null, order: order).childSnapshots
                 for child in gone where after[child.key] == nil { block(child) }
                 return
             }
-            for child in snapshot.children {
+            for child in snapshot.childSnapshots {
                 let key = child.key
                 if observer.type == .childAdded && before[key] == nil { block(child) }
                 if observer.type == .childChanged, let previous = before[key], previous != after[key] { block(child) }
@@ -354,13 +355,13 @@ extension DatabaseQuery {
             let after = new.objectValue ?? [:]
             let kept = Set(before.keys).intersection(after.keys)
             func previousSiblings(_ json: JSONValue) -> [String: String] {
-                let keys = DataSnapshot(reference: reference, json: json, order: order).children.map(\.key)
+                let keys = DataSnapshot(reference: reference, json: json, order: order).childSnapshots.map(\.key)
                     .filter(kept.contains)
                 return Dictionary(uniqueKeysWithValues: zip(keys.dropFirst(), keys))
             }
             let was = previousSiblings(old)
             let now = previousSiblings(new)
-            for child in snapshot.children {
+            for child in snapshot.childSnapshots {
                 let key = child.key
                 guard kept.contains(key), before[key] != after[key], was[key] != now[key]
                 else { continue }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HearthCore
 import Synchronization
 
@@ -8,6 +8,12 @@ enum TreeOrder: Sendable, Equatable {
     case value
     case priority
     case child(String)
+
+    /// The order as the server reads the `orderBy` parameter (a child path that is not a valid path falls back to
+    /// key order locally; the server refuses such a query).
+    var treeQueryOrder: TreeQuery.Order {
+        ((try? TreeQuery.parse(rest: ["orderBy": parameter])) ?? nil)?.order ?? .key
+    }
 
     /// The REST `orderBy` parameter (a JSON string).
     var parameter: String {
@@ -86,7 +92,8 @@ public class DatabaseQuery: @unchecked Sendable {
     }
 
     /// Completion-handler form of ``getData()``.
-    public func getData(completion: @escaping @Sendable ((any Error)?, DataSnapshot?) -> Void) {
+    public func getData(completion: @escaping ((any Error)?, DataSnapshot?) -> Void) {
+        let completion = callbackQueueBound(completion)
         let report: @Sendable (DataSnapshot?, (any Error)?) -> Void = { snapshot, error in completion(error, snapshot) }
         database.observers.callbacks.complete(report) { try await self.getData() }
     }
@@ -94,8 +101,8 @@ public class DatabaseQuery: @unchecked Sendable {
     /// Calls `block` once, then stops: for `.value`, with the value read as ``getData()`` reads it (so from the cache
     /// when offline); for a child event, with the first such event an observer would get — `.childAdded` with the
     /// first existing child, or the next one added.
-    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping @Sendable (DataSnapshot) -> Void)
-    {
+    public func observeSingleEvent(of eventType: DataEventType, with block: @escaping (DataSnapshot) -> Void) {
+        let block = callbackQueueBound(block)
         guard eventType != .value else {
             let callbacks = database.observers.callbacks
             Task { if let snapshot = try? await getData() { callbacks.async { block(snapshot) } } }
@@ -215,22 +222,22 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
     /// ``Database/callbackQueue``) before this returns; `block` runs there, after those events, when the server
     /// acknowledged or refused it.
     public func setValue(
-        _ value: Any?, withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+        _ value: Any?, withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void
     ) {
-        queue("PUT", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }, block)
+        queue("PUT", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(value) }, callbackQueueBound(block))
     }
 
     /// Completion-handler form of ``updateChildValues(_:)``, queued as ``setValue(_:withCompletionBlock:)`` is.
     public func updateChildValues(
         _ values: [AnyHashable: Any],
-        withCompletionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void
+        withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void
     ) {
-        queue("PATCH", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(values) }, block)
+        queue("PATCH", Result { () throws(FirestoreErrorCode) in try TreeJSON.json(values) }, callbackQueueBound(block))
     }
 
     /// Completion-handler form of ``removeValue()``, queued as ``setValue(_:withCompletionBlock:)`` is.
-    public func removeValue(completionBlock block: @escaping @Sendable ((any Error)?, DatabaseReference) -> Void) {
-        queue("DELETE", .success(.null), block)
+    public func removeValue(completionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void) {
+        queue("DELETE", .success(.null), callbackQueueBound(block))
     }
 
     /// Queues a write now, so completion-form writes keep their order, and calls `block` with the server's answer.
@@ -241,7 +248,13 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         let callbacks = database.observers.callbacks
         let id: Int64
         switch body {
-        case .success(let json): id = database.enqueue(method, path: path, body: json)
+        case .success(let json):
+            do {
+                id = try database.enqueue(method, path: path, body: json)
+            } catch {
+                callbacks.async { block(error, self) }
+                return
+            }
         case .failure(let error):
             callbacks.async { block(error, self) }
             return
@@ -338,23 +351,14 @@ public final class DataSnapshot: Sendable {
         return DataSnapshot(reference: ref.child(childPathString), json: node, order: .key)
     }
 
-    /// The direct children in query order (by key unless the query ordered otherwise).
-    public var children: [DataSnapshot] {
-        guard let members = json.objectValue else { return [] }
-        let order = self.order
-        let sorted = members.sorted { lhs, rhs in
-            let byKey = TreeJSON.compareKeys(lhs.key, rhs.key)
-            let primary: Int
-            switch order {
-            case .key, .priority: primary = byKey
-            case .value: primary = TreeJSON.compare(lhs.value, rhs.value)
-            case .child(let path):
-                let segments = path.split(separator: "/").map(String.init)
-                func at(_ value: JSONValue) -> JSONValue? { segments.reduce(value as JSONValue?) { $0?[$1] } }
-                primary = TreeJSON.compare(at(lhs.value), at(rhs.value))
-            }
-            return primary != 0 ? primary < 0 : byKey < 0
-        }
-        return sorted.map { DataSnapshot(reference: ref.child($0.key), json: $0.value, order: .key) }
+    /// The direct children in query order (by key unless the query ordered otherwise), as Firebase declares them: an
+    /// `NSEnumerator` of `DataSnapshot`s, so `snapshot.children.allObjects as? [DataSnapshot]`,
+    /// `for case let child as DataSnapshot in snapshot.children` and `nextObject() as? DataSnapshot` work as there.
+    public var children: NSEnumerator { DataSnapshotEnumerator(childSnapshots) }
+
+    /// The direct children in query order, typed: ordered by HearthCore's `TreeQuery`, as the server orders them.
+    var childSnapshots: [DataSnapshot] {
+        let ordered = TreeQuery(order: order.treeQueryOrder).window(of: TreeJSON.node(json))
+        return ordered.map { DataSnapshot(reference: ref.child($0.key), json: $0.node.json(.plain), order: .key) }
     }
 }

@@ -55,37 +55,18 @@ enum TreeJSON {
         }
     }
 
-    /// Orders values as the tree does: null, false, true, numbers, strings, objects.
-    static func compare(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Int {
-        func rank(_ value: JSONValue?) -> Int {
-            switch value {
-            case nil, .null?: return 0
-            case .bool(false)?: return 1
-            case .bool(true)?: return 2
-            case .integer?, .double?: return 3
-            case .string?: return 4
-            default: return 5
-            }
-        }
-        let (left, right) = (rank(lhs), rank(rhs))
-        if left != right { return left < right ? -1 : 1 }
-        switch (lhs, rhs) {
-        case (let l?, let r?) where left == 3:
-            let a = l.doubleValue ?? 0
-            let b = r.doubleValue ?? 0
-            return a == b ? 0 : a < b ? -1 : 1
-        case (.string(let a)?, .string(let b)?): return a == b ? 0 : a < b ? -1 : 1
-        default: return 0
-        }
-    }
-
-    /// Orders keys as the tree does: 32-bit integer keys numerically first, then strings.
-    static func compareKeys(_ a: String, _ b: String) -> Int {
-        switch (Int32(a), Int32(b)) {
-        case (let x?, let y?): return x == y ? 0 : x < y ? -1 : 1
-        case (.some, nil): return -1
-        case (nil, .some): return 1
-        default: return a == b ? 0 : a < b ? -1 : 1
+    /// The tree node a JSON value stands for, to order and filter it with HearthCore's `TreeQuery`: `null` and
+    /// empty objects are no node, an array's elements are the children "0", "1", … (as the server stores arrays).
+    /// Priorities are not kept locally, so a local node has none.
+    static func node(_ json: JSONValue) -> TreeNode? {
+        switch json {
+        case .null: return nil
+        case .object(let members): return .children(members.compactMapValues(node))
+        case .array(let items):
+            var children: [String: TreeNode] = [:]
+            for (index, item) in items.enumerated() { children[String(index)] = node(item) }
+            return .children(children)
+        default: return TreeLeaf(json: json).map { .leaf($0) }
         }
     }
 }

@@ -80,9 +80,11 @@ public final class AggregateQuery: Sendable {
     /// Completion-handler form of ``getAggregation(source:)``.
     public func getAggregation(
         source: AggregateSource = .server,
-        completion: @escaping @Sendable (AggregateQuerySnapshot?, (any Error)?) -> Void
+        completion: @escaping (AggregateQuerySnapshot?, (any Error)?) -> Void
     ) {
-        query.firestore.callbacks.complete(completion) { try await self.getAggregation(source: source) }
+        query.firestore.callbacks.complete(callbackQueueBound(completion)) {
+            try await self.getAggregation(source: source)
+        }
     }
 }
 

@@ -72,14 +72,17 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Completion-handler form of ``setData(_:)``.
-    public func setData(_ documentData: [String: Any], completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        submit(Result { () throws(FirestoreErrorCode) in try WriteBuilder.set(resourcePath, documentData) }, completion)
+    public func setData(_ documentData: [String: Any], completion: (((any Error)?) -> Void)? = nil) {
+        submit(
+            Result { () throws(FirestoreErrorCode) in try WriteBuilder.set(resourcePath, documentData) },
+            callbackQueueBound(completion))
     }
 
     /// Completion-handler form of ``setData(_:merge:)``.
     public func setData(
-        _ documentData: [String: Any], merge: Bool, completion: (@Sendable ((any Error)?) -> Void)? = nil
+        _ documentData: [String: Any], merge: Bool, completion: (((any Error)?) -> Void)? = nil
     ) {
+        let completion = callbackQueueBound(completion)
         submit(
             Result { () throws(FirestoreErrorCode) in
                 merge
@@ -89,13 +92,15 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Completion-handler form of ``updateData(_:)``.
-    public func updateData(_ fields: [AnyHashable: Any], completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        submit(Result { () throws(FirestoreErrorCode) in try WriteBuilder.update(resourcePath, fields) }, completion)
+    public func updateData(_ fields: [AnyHashable: Any], completion: (((any Error)?) -> Void)? = nil) {
+        submit(
+            Result { () throws(FirestoreErrorCode) in try WriteBuilder.update(resourcePath, fields) },
+            callbackQueueBound(completion))
     }
 
     /// Completion-handler form of ``delete()``.
-    public func delete(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        submit(.success(Write(path: resourcePath, operation: .delete)), completion)
+    public func delete(completion: (((any Error)?) -> Void)? = nil) {
+        submit(.success(Write(path: resourcePath, operation: .delete)), callbackQueueBound(completion))
     }
 
     // MARK: Reads
@@ -132,9 +137,9 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
 
     /// Completion-handler form of ``getDocument(source:)``.
     public func getDocument(
-        source: FirestoreSource = .default, completion: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+        source: FirestoreSource = .default, completion: @escaping (DocumentSnapshot?, (any Error)?) -> Void
     ) {
-        firestore.callbacks.complete(completion) { try await self.getDocument(source: source) }
+        firestore.callbacks.complete(callbackQueueBound(completion)) { try await self.getDocument(source: source) }
     }
 
     /// Reads the document, optionally within a transaction; a missing document is a snapshot with no data.
@@ -162,8 +167,12 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
         case .failure(let error): firestore.callbacks.async { completion?(error) }
         case .success(let write):
             let queue = firestore.writeQueue
-            let id = queue.enqueue([write])
-            firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+            do {
+                let id = try queue.enqueue([write])
+                firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+            } catch {
+                firestore.callbacks.async { completion?(error) }
+            }
         }
     }
 }

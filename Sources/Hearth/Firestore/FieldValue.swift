@@ -33,3 +33,15 @@ public final class FieldValue: Sendable {
         FieldValue(.arrayRemove(Result { () throws(FirestoreErrorCode) in try UserData.values(elements) }))
     }
 }
+
+extension FieldValue: Encodable {
+    /// A `FieldValue` inside a model encoded by ``Firestore/Encoder`` becomes the sentinel itself (so a model's
+    /// `encode(to:)` may write `FieldValue.serverTimestamp()`, as with Firebase); any other encoder cannot hold it.
+    /// - Throws: `EncodingError.invalidValue` outside ``Firestore/Encoder``.
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(
+            self,
+            EncodingError.Context(
+                codingPath: encoder.codingPath, debugDescription: "FieldValue encodes only with Firestore.Encoder."))
+    }
+}

@@ -84,8 +84,8 @@ public final class Firestore: Sendable {
     }
 
     /// Completion-handler form of ``terminate()``.
-    public func terminate(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-        callbacks.completeVoid(completion) { await self.terminate() }
+    public func terminate(completion: (((any Error)?) -> Void)? = nil) {
+        callbacks.completeVoid(callbackQueueBound(completion)) { await self.terminate() }
     }
 
     /// A new write batch.

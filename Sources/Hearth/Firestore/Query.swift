@@ -205,9 +205,9 @@ public class Query: @unchecked Sendable {
 
     /// Completion-handler form of ``getDocuments(source:)``.
     public func getDocuments(
-        source: FirestoreSource = .default, completion: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+        source: FirestoreSource = .default, completion: @escaping (QuerySnapshot?, (any Error)?) -> Void
     ) {
-        firestore.callbacks.complete(completion) { try await self.getDocuments(source: source) }
+        firestore.callbacks.complete(callbackQueueBound(completion)) { try await self.getDocuments(source: source) }
     }
 
     func run(transaction: String?) async throws(FirestoreErrorCode) -> QuerySnapshot {
@@ -274,7 +274,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
     /// Completion-handler form of ``addDocument(data:)``; the reference is returned at once.
     @discardableResult
     public func addDocument(
-        data: [String: Any], completion: (@Sendable ((any Error)?) -> Void)? = nil
+        data: [String: Any], completion: (((any Error)?) -> Void)? = nil
     ) -> DocumentReference {
         let reference = document()
         reference.setData(data, completion: completion)

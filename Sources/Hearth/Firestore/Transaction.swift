@@ -141,8 +141,9 @@ extension Firestore {
     /// Completion-handler form: the block returns a value or throws (the transaction is then rolled back).
     public func runTransaction(
         _ updateBlock: @escaping @Sendable (Transaction) throws -> Any?,
-        completion: @escaping @Sendable (Any?, (any Error)?) -> Void
+        completion: @escaping (Any?, (any Error)?) -> Void
     ) {
+        let completion = callbackQueueBound(completion)
         let callbacks = self.callbacks
         Task {
             do {
@@ -162,7 +163,7 @@ extension Firestore {
     /// Firebase's form: the block reports failure through `errorPointer`.
     public func runTransaction(
         _ updateBlock: @escaping @Sendable (Transaction, NSErrorPointer) -> Any?,
-        completion: @escaping @Sendable (Any?, (any Error)?) -> Void
+        completion: @escaping (Any?, (any Error)?) -> Void
     ) {
         runTransaction(
             { (transaction: Transaction) throws -> Any? in

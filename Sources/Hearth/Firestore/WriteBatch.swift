@@ -67,7 +67,8 @@ public final class WriteBatch: Sendable {
 
     /// Completion-handler form of ``commit()``: the writes are queued, in call order, when this returns; `completion`
     /// runs when the server acknowledged them.
-    public func commit(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+    public func commit(completion: (((any Error)?) -> Void)? = nil) {
+        let completion = callbackQueueBound(completion)
         let list: [Write]
         switch writes.withLock({ $0 }) {
         case .failure(let error):
@@ -80,8 +81,12 @@ public final class WriteBatch: Sendable {
             return
         }
         let queue = firestore.writeQueue
-        let id = queue.enqueue(list)
-        firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+        do {
+            let id = try queue.enqueue(list)
+            firestore.callbacks.completeVoid(completion) { try await queue.wait(for: id) }
+        } catch {
+            firestore.callbacks.async { completion?(error) }
+        }
     }
 
     /// The writes so far, for transactions.

@@ -50,9 +50,12 @@ struct PostStore: Sendable {
     }
 
     func userPosts(_ uid: String) async throws -> [Post] {
-        try await ref.child("user-posts").child(uid).queryOrderedByKey().getData().children.compactMap {
-            Post(snapshot: $0)
+        let snapshot = try await ref.child("user-posts").child(uid).queryOrderedByKey().getData()
+        var posts: [Post] = []
+        for child in snapshot.children {
+            if let snap = child as? DataSnapshot, let post = Post(snapshot: snap) { posts.append(post) }
         }
+        return posts
     }
 
     func update(_ post: Post, title: String, body: String) async throws {

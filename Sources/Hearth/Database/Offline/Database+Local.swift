@@ -72,23 +72,28 @@ extension Database {
     /// queue, so after this returns) before it is sent; returns
     /// its queue position for ``TreeWriteQueue/wait(for:)``. Synchronous, so writes fired one after another keep
     /// their order.
-    func enqueue(_ method: String, path: [String], body: JSONValue) -> Int64 {
+    /// - Throws: `internal` when the local queue could not store the write; it is then neither shown nor sent.
+    func enqueue(_ method: String, path: [String], body: JSONValue) throws(FirestoreErrorCode) -> Int64 {
         let local = self.local
         let millis = Int64(Date().timeIntervalSince1970 * 1000)
-        var id: Int64 = 0
+        var queued: Result<Int64, FirestoreErrorCode> = .success(0)
         observers.update(view: viewer) {
             local.pending.withLock { pending in
-                let write = local.cache.enqueue(method: method, path: path, body: body, localMillis: millis)
-                pending.append(write)
-                id = write.id
+                do throws(FirestoreErrorCode) {
+                    let write = try local.cache.enqueue(method: method, path: path, body: body, localMillis: millis)
+                    pending.append(write)
+                    queued = .success(write.id)
+                } catch {
+                    queued = .failure(error)
+                }
             }
         }
-        return id
+        return try queued.get()
     }
 
     /// Queues a write and waits for the server's answer (see docs/sdk.md, "When a tree write completes").
     func write(_ method: String, path: [String], body: JSONValue) async throws {
-        let id = enqueue(method, path: path, body: body)
+        let id = try enqueue(method, path: path, body: body)
         try await local.queue.wait(for: id)
     }
 

@@ -64,17 +64,16 @@ final class TreeCache: Sendable {
     // MARK: Queued writes
 
     /// Appends a write to the queue, with a fresh idempotency key; returns it with its position.
-    func enqueue(method: String, path: [String], body: JSONValue, localMillis: Int64) -> TreeLocalWrite {
+    /// - Throws: `internal` when SQLite did not store it (a full disk): the write is not queued, nor sent.
+    func enqueue(
+        method: String, path: [String], body: JSONValue, localMillis: Int64
+    ) throws(FirestoreErrorCode) -> TreeLocalWrite {
         let writeID = UUID().uuidString
-        var id: Int64 = 0
-        sqlite.transaction {
-            sqlite.run(
-                "INSERT INTO tree_writes (write_id, method, path, body, local_millis) VALUES (?, ?, ?, ?, ?)",
-                bindings: [
-                    .text(writeID), .text(method), .text(Self.key(path)), .text(body.jsonString), .integer(localMillis),
-                ])
-            sqlite.run("SELECT max(id) FROM tree_writes", []) { id = LocalSQLite.integer($0, 0) }
-        }
+        let id = try sqlite.insert(
+            "INSERT INTO tree_writes (write_id, method, path, body, local_millis) VALUES (?, ?, ?, ?, ?)",
+            bindings: [
+                .text(writeID), .text(method), .text(Self.key(path)), .text(body.jsonString), .integer(localMillis),
+            ])
         return TreeLocalWrite(
             id: id, writeID: writeID, method: method, path: path, body: body, localMillis: localMillis)
     }

@@ -63,13 +63,11 @@ final class LocalDocumentCache: Sendable {
 
     /// Appends a commit's writes (REST JSON) to the durable queue with the time the app made them and a fresh
     /// idempotency key; returns its position.
-    func enqueue(_ writes: String, localTime: HearthCore.Timestamp) -> Int64 {
-        var id: Int64 = 0
-        run(
+    /// - Throws: `internal` when SQLite did not store it (a full disk): the write is not queued, nor sent.
+    func enqueue(_ writes: String, localTime: HearthCore.Timestamp) throws(FirestoreErrorCode) -> Int64 {
+        try sqlite.insert(
             "INSERT INTO pending_writes (writes, local_time, write_id) VALUES (?, ?, ?)",
-            [writes, localTime.rfc3339, UUID().uuidString])
-        run("SELECT max(id) FROM pending_writes", []) { id = sqlite3_column_int64($0, 0) }
-        return id
+            bindings: [.text(writes), .text(localTime.rfc3339), .text(UUID().uuidString)])
     }
 
     /// The queued commits, oldest first.

@@ -20,13 +20,14 @@ actor WriteQueue {
     }
 
     /// Queues writes as one atomic commit, raises the listeners it affects, and waits for the server's answer.
-    func submit(_ writes: [Write]) async throws { try await wait(for: enqueue(writes)) }
+    func submit(_ writes: [Write]) async throws { try await wait(for: try enqueue(writes)) }
 
     /// Stores writes as one commit in the durable queue, synchronously, so writes fired one after another without
     /// waiting (completion forms) keep their order; returns the commit's ID for ``wait(for:)``.
-    nonisolated func enqueue(_ writes: [Write]) -> Int64 {
+    /// - Throws: `internal` when the local store refused it; nothing is queued then.
+    nonisolated func enqueue(_ writes: [Write]) throws(FirestoreErrorCode) -> Int64 {
         let body = JSONValue.array(writes.map(client.json)).jsonString
-        return cache.enqueue(body, localTime: Timestamp(date: Date()).core.truncatedToMicroseconds)
+        return try cache.enqueue(body, localTime: Timestamp(date: Date()).core.truncatedToMicroseconds)
     }
 
     /// Raises the listeners (which see every queued commit) and waits for the server's answer to commit `id`. A

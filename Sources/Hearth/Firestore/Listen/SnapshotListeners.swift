@@ -99,9 +99,10 @@ extension DocumentReference {
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
-        _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+        _ listener: @escaping (DocumentSnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, listener)
+        addSnapshotListener(
+            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, callbackQueueBound(listener))
     }
 
     func addSnapshotListener(
@@ -149,9 +150,10 @@ extension Query {
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
-        _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+        _ listener: @escaping (QuerySnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, listener)
+        addSnapshotListener(
+            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: true, callbackQueueBound(listener))
     }
 
     func addSnapshotListener(

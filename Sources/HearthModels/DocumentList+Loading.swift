@@ -1,6 +1,6 @@
 public import Hearth
 
-extension DataSource {
+extension DocumentList {
     /// Reads the loaded pages once, updates the list and returns the step. While listening, returns the live list.
     @discardableResult
     public func get(source: FirestoreSource = .default) async throws -> Snapshot {
@@ -19,7 +19,7 @@ extension DataSource {
 
     /// Starts listening: the handlers and ``snapshots`` get the first results and every change until ``stop()``.
     @discardableResult
-    public func listen() -> DataSource {
+    public func listen() -> DocumentList {
         if !isListening { startListener() }
         return self
     }

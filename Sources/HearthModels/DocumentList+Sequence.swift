@@ -1,4 +1,4 @@
-extension DataSource {
+extension DocumentList {
     /// The list's steps as an `AsyncSequence`: the current list first (as insertions into an empty one) when it is
     /// already loaded, then every change. It ends at ``stop()``, and with the error when the listener fails; ending
     /// the iteration unsubscribes. Call ``listen()`` (or ``get(source:)``) to produce steps.

@@ -17,8 +17,8 @@ final class Flag: Sendable {
 struct DataSourceTests {
     /// Every step a data source reported, checked as a list view would use it.
     final class Recorder: Sendable {
-        let steps = Mutex<[DataSource<Item>.Snapshot]>([])
-        func record(_ step: DataSource<Item>.Snapshot) { steps.withLock { $0.append(step) } }
+        let steps = Mutex<[DocumentList<Item>.Snapshot]>([])
+        func record(_ step: DocumentList<Item>.Snapshot) { steps.withLock { $0.append(step) } }
         var last: [Document<Item>]? { steps.withLock { $0.last?.after } }
 
         /// Each step starts where the previous one ended, and its changes turn `before` into `after`.
@@ -45,7 +45,7 @@ struct DataSourceTests {
             }
             try await Document(id: "other", Item(name: "other", rank: 0), in: items).save()
             let recorder = Recorder()
-            let source = DataSource<Item>(items).where(.whereField("rank", isGreaterThan: 0))
+            let source = DocumentList<Item>(items).where(.whereField("rank", isGreaterThan: 0))
                 .order(by: "rank", descending: true).limit(3)
                 .onChanged(recorder.record).listen()
             defer { source.stop() }
@@ -58,7 +58,7 @@ struct DataSourceTests {
             try await Document(id: "i9", Item(name: "n9", rank: 9), in: items).save()
             #expect(await eventually { recorder.last?.map(\.documentID) == ["i1", "i9", "i5"] })
             recorder.verify()
-            let got = try await DataSource<Item>(items).order(by: "rank").limit(2).get()
+            let got = try await DocumentList<Item>(items).order(by: "rank").limit(2).get()
             #expect(got.after.map(\.documentID) == ["other", "i2"])
             #expect(got.changes.insertions == [0, 1])
         }
@@ -75,7 +75,8 @@ struct DataSourceTests {
                     .save()
             }
             let recorder = Recorder()
-            let source = DataSource<Item>(reader.collection(name)).order(by: "rank").onChanged(recorder.record).listen()
+            let source = DocumentList<Item>(reader.collection(name)).order(by: "rank").onChanged(recorder.record)
+                .listen()
             defer { source.stop() }
             #expect(await eventually { recorder.last?.count == 20 })
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -102,7 +103,7 @@ struct DataSourceTests {
                 }
                 try await group.waitForAll()
             }
-            let expected = try await DataSource<Item>(reader.collection(name)).order(by: "rank").get().after
+            let expected = try await DocumentList<Item>(reader.collection(name)).order(by: "rank").get().after
             #expect(await eventually { recorder.last?.map(\.data) == expected.map(\.data) })
             #expect(recorder.steps.withLock { $0.count } > 2)
             recorder.verify()
@@ -118,7 +119,7 @@ struct DataSourceTests {
                 try await Document(id: "p\(rank)", Item(name: "n\(rank)", rank: rank), in: items).save()
             }
             let recorder = Recorder()
-            let source = DataSource<Item>(items).order(by: "rank").limit(3).onChanged(recorder.record).listen()
+            let source = DocumentList<Item>(items).order(by: "rank").limit(3).onChanged(recorder.record).listen()
             #expect(await eventually { recorder.last?.count == 3 })
             #expect(try await source.next() == true)
             #expect(source.documents.map(\.documentID) == ["p1", "p2", "p3", "p4", "p5", "p6"])
@@ -139,7 +140,7 @@ struct DataSourceTests {
             let stepsAtStop = recorder.steps.withLock { $0.count }
             try await items.document("p2").delete()
             // The write is acknowledged; a fresh read sees it while the stopped source does not.
-            #expect(try await DataSource<Item>(items).order(by: "rank").get().after.count == 5)
+            #expect(try await DocumentList<Item>(items).order(by: "rank").get().after.count == 5)
             #expect(source.documents.count == 6)
             #expect(recorder.steps.withLock { $0.count } == stepsAtStop)
         }
@@ -155,7 +156,7 @@ struct DataSourceTests {
             try await Document(id: "same", Item(name: "beta", rank: 2), in: db.collection("users/b/\(group)")).save()
             try await Document(id: "hidden", Item(name: "hidden", rank: 3), in: db.collection("users/b/\(group)"))
                 .save()
-            let source = DataSource<Item>(db.collectionGroup(group)).retrieve { snapshot in
+            let source = DocumentList<Item>(db.collectionGroup(group)).retrieve { snapshot in
                 var document = try Document<Item>(snapshot: snapshot)
                 guard document[\.name] != "hidden" else { return nil }
                 document[\.name] = document[\.name].uppercased()
@@ -173,7 +174,7 @@ struct DataSourceTests {
             let db = Firestore.firestore(app: server.app())
             let items = db.collection(unique("items"))
             try await Document(id: "s1", Item(name: "one", rank: 1), in: items).save()
-            let source = DataSource<Item>(items).order(by: "rank")
+            let source = DocumentList<Item>(items).order(by: "rank")
             var steps = source.snapshots.makeAsyncIterator()
             source.listen()
             #expect(try await steps.next()?.after.map(\.documentID) == ["s1"])
@@ -188,7 +189,7 @@ struct DataSourceTests {
             while try await steps.next() != nil { buffered += 1 }
             #expect(buffered <= 1, "stop() ends the sequence")
 
-            let live = await LiveDocuments(DataSource<Item>(items).order(by: "rank", descending: true))
+            let live = await LiveDocuments(DocumentList<Item>(items).order(by: "rank", descending: true))
             await live.start()
             #expect(await eventually { await live.documents.map(\.documentID) == ["s2", "s1"] })
             let observed = Flag()
@@ -215,7 +216,7 @@ struct DataSourceTests {
             try await Document(id: "f1", Item(name: "one", rank: 1), in: items).save()
             let errors = Mutex<[any Error]>([])
             // Equality on one field ordered by another needs a composite index that is not declared.
-            let source = DataSource<Item>(items).where("name", isEqualTo: "one").order(by: "rank")
+            let source = DocumentList<Item>(items).where("name", isEqualTo: "one").order(by: "rank")
                 .onError { error in errors.withLock { $0.append(error) } }
             let steps = source.snapshots
             source.listen()

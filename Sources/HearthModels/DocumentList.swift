@@ -5,7 +5,7 @@ import Synchronization
 /// reported as a ``Snapshot`` of `before`, `after` and the ``ListChanges`` between them so a list view can animate.
 ///
 /// ```swift
-/// let todos = DataSource<Todo>(db.collection("todos"))
+/// let todos = DocumentList<Todo>(db.collection("todos"))
 ///     .where("owner", isEqualTo: uid)
 ///     .order(by: "date", descending: true)
 ///     .limit(20)
@@ -17,7 +17,7 @@ import Synchronization
 /// Configure it (builders, ``retrieve(_:)``, ``onChanged(_:)``) before ``listen()`` or ``get(source:)``; a builder
 /// used later applies from the next read. With ``limit(_:)`` the list is paged: ``next()`` widens the live query by
 /// one page, so every loaded page stays live. Handlers run on a background executor, one snapshot at a time.
-public final class DataSource<Model: Codable & Sendable>: Sendable {
+public final class DocumentList<Model: Codable & Sendable>: Sendable {
     /// The list's element.
     public typealias Element = Document<Model>
     /// Turns a result into an element, or `nil` to leave it out of the list (see ``retrieve(_:)``).
@@ -79,49 +79,49 @@ public final class DataSource<Model: Codable & Sendable>: Sendable {
 
     /// Orders the list by `field`.
     @discardableResult
-    public func order(by field: String, descending: Bool = false) -> DataSource {
+    public func order(by field: String, descending: Bool = false) -> DocumentList {
         state.withLock { $0.query = $0.query.order(by: field, descending: descending) }
         return self
     }
 
     /// Loads `pageSize` documents at first, and `pageSize` more at each ``next()``.
     @discardableResult
-    public func limit(_ pageSize: Int) -> DataSource {
+    public func limit(_ pageSize: Int) -> DocumentList {
         state.withLock { $0.pageSize = max(1, pageSize) }
         return self
     }
 
     /// Keeps only documents matching `filter` (any `Filter`, including `orFilter`/`andFilter`).
     @discardableResult
-    public func `where`(_ filter: Filter) -> DataSource {
+    public func `where`(_ filter: Filter) -> DocumentList {
         state.withLock { $0.query = $0.query.whereFilter(filter) }
         return self
     }
 
     /// Keeps only documents whose `field` equals `value`.
     @discardableResult
-    public func `where`(_ field: String, isEqualTo value: Any) -> DataSource {
+    public func `where`(_ field: String, isEqualTo value: Any) -> DocumentList {
         `where`(Filter.whereField(field, isEqualTo: value))
     }
 
     /// Replaces the default mapping (decode as `Model`) with `transform`, which may read more data or return `nil`
     /// to leave a result out. It runs when a document enters the list or changes, not for unchanged documents.
     @discardableResult
-    public func retrieve(_ transform: @escaping Retrieve) -> DataSource {
+    public func retrieve(_ transform: @escaping Retrieve) -> DocumentList {
         state.withLock { $0.retrieve = transform }
         return self
     }
 
     /// Calls `handler` with the first results and after every change.
     @discardableResult
-    public func onChanged(_ handler: @escaping @Sendable (Snapshot) -> Void) -> DataSource {
+    public func onChanged(_ handler: @escaping @Sendable (Snapshot) -> Void) -> DocumentList {
         state.withLock { $0.changeHandlers.append(handler) }
         return self
     }
 
     /// Calls `handler` when the listener fails (it then stops) or a document cannot be mapped (it is left out).
     @discardableResult
-    public func onError(_ handler: @escaping @Sendable (any Error) -> Void) -> DataSource {
+    public func onError(_ handler: @escaping @Sendable (any Error) -> Void) -> DocumentList {
         state.withLock { $0.errorHandlers.append(handler) }
         return self
     }
@@ -144,7 +144,7 @@ public final class DataSource<Model: Codable & Sendable>: Sendable {
     }
 }
 
-extension DataSource.State {
+extension DocumentList.State {
     /// A running listener and the task consuming its snapshots.
     struct Listener {
         let registration: (any ListenerRegistration)?

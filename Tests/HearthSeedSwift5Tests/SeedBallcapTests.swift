@@ -1,0 +1,1 @@
+../HearthSeedTests/SeedBallcapTests.swift

@@ -1,0 +1,1 @@
+../HearthSeedTests/SeedTests.swift
