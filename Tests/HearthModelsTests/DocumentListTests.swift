@@ -210,12 +210,24 @@ struct DataSourceTests {
 
     @Test("a listener the server refuses ends the sequence with the error and tells onError")
     func failure() async throws {
-        try await withServer { server in
+        // Rules that let anyone write the collection but nobody list it: the listen is refused.
+        let rules = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-refuse-\(UUID()).rules")
+        try Data(
+            """
+            rules_version = '2';
+            service cloud.firestore {
+              match /databases/{database}/documents {
+                match /{collection}/{id} { allow write, get: if true; }
+              }
+            }
+            """.utf8
+        ).write(to: rules)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        try await withServer(arguments: ["--rules", rules.path]) { server in
             let db = Firestore.firestore(app: server.app())
             let items = db.collection(unique("items"))
             try await Document(id: "f1", Item(name: "one", rank: 1), in: items).save()
             let errors = Mutex<[any Error]>([])
-            // Equality on one field ordered by another needs a composite index that is not declared.
             let source = DocumentList<Item>(items).where("name", isEqualTo: "one").order(by: "rank")
                 .onError { error in errors.withLock { $0.append(error) } }
             let steps = source.snapshots
