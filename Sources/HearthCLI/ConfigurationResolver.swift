@@ -14,6 +14,7 @@ enum ConfigurationResolver {
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
             ("--indexes", "HEARTH_INDEXES", "indexes"),
         ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
+        + StorageOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -83,6 +84,7 @@ enum ConfigurationResolver {
         }
         try AccountsOptions.apply(value, switches: flags.switches, environment: environment, to: &configuration)
         try ListenOptions.apply(value, to: &configuration)
+        try StorageOptions.apply(value, to: &configuration)
         try CORSOptions.apply(value, to: &configuration)
         try ConnectionOptions.apply(value, to: &configuration)
         return configuration

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var accounts = AccountsSettings()
     /// Live listeners: heartbeat interval, per-stream buffer (see `ListenSettings`).
     public var listen = ListenSettings()
+    /// File storage: the maximum object size (see `StorageSettings`).
+    public var storage = StorageSettings()
 
     /// The defaults.
     public init() {}

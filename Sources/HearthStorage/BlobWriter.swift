@@ -5,8 +5,9 @@ import HearthCrypto
 /// One upload's bytes on their way to disk: a file in `tmp/`, written chunk by chunk with its size, MD5 and CRC-32C
 /// kept as it grows, so nothing is held in memory and nothing is read back.
 ///
-/// Not thread-safe: one upload feeds it from one thread at a time (its HTTP connection's).
-public final class BlobWriter {
+/// `@unchecked Sendable` because an upload hands it from its HTTP thread to the thread that commits it; it is not
+/// thread-safe, and its owner (an upload sink, behind a lock) uses it from one thread at a time.
+public final class BlobWriter: @unchecked Sendable {
     /// The blob's ID, which becomes its name in `blobs/` when committed.
     let id: String
     let path: String

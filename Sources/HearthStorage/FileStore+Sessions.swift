@@ -119,7 +119,9 @@ extension FileStore {
 }
 
 /// Writes one chunk of a resumable upload onto the end of its file.
-public final class SessionAppender {
+///
+/// `@unchecked Sendable` for the same reason as `BlobWriter`: handed between threads, used by one at a time.
+public final class SessionAppender: @unchecked Sendable {
     private var descriptor: Int32
     private let session: UploadSession
     private let maxBytes: Int
