@@ -55,9 +55,10 @@ let package = Package(
         // ── Server domain ──
         .target(name: "HearthRules", dependencies: ["HearthCore", "HearthCrypto"], swiftSettings: swiftSettings),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
-        // Files: bytes on disk, metadata in SQLite (docs: README "Storage")
+        // Files: bytes on disk, metadata in SQLite (README "Storage"); CRC-32C in our own C target
+        .target(name: "CHearthChecksum"),
         .target(
-            name: "HearthStorage", dependencies: ["HearthCore", "HearthSQLite", "HearthCrypto"],
+            name: "HearthStorage", dependencies: ["HearthCore", "HearthSQLite", "HearthCrypto", "CHearthChecksum"],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],

@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 import HearthSQLite
 
 /// Reading and writing `objects` rows: the one place that knows the columns.

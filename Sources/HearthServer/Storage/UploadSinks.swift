@@ -173,11 +173,12 @@ final class ResumableChunkSink: HTTPBodySink {
 enum StorageErrorResponses {
     /// 413 in the google.rpc envelope.
     static func tooLarge(_ limit: Int) -> HTTPResponse {
-        var response = Responses.error(
-            .invalidArgument("The object is larger than the maximum object size of \(limit) bytes; nothing was stored.")
-        )
-        response.status = 413
-        return response
+        var body: [UInt8] = []
+        body.append(contentsOf: #"{"error":{"code":413,"message":"#.utf8)
+        JSONWriter.appendString(
+            "The object is larger than the maximum object size of \(limit) bytes; nothing was stored.", into: &body)
+        body.append(contentsOf: #","status":"INVALID_ARGUMENT"}}"#.utf8)
+        return Responses.json(body, status: 413)
     }
 }
 
