@@ -10,6 +10,7 @@ enum ConfigurationResolver {
             ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
             ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
             ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"),
+            ("--storage-rules", "HEARTH_STORAGE_RULES", "storageRules"),
             ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
             ("--indexes", "HEARTH_INDEXES", "indexes"),
@@ -63,6 +64,7 @@ enum ConfigurationResolver {
         }
         for (flag, keyPath) in [
             ("--rules", \ServerConfiguration.rulesFile), ("--database-rules", \ServerConfiguration.databaseRulesFile),
+            ("--storage-rules", \ServerConfiguration.storageRulesFile),
             ("--indexes", \ServerConfiguration.indexesFile),
         ] {
             if let path = value(flag) {

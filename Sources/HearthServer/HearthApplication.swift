@@ -77,7 +77,7 @@ public final class HearthApplication: Sendable {
             authorizer: ListenAccess(access: access))
         let storage = StorageAPI(
             store: files, configuration: configuration,
-            access: StorageAccess(authenticator: authenticator, devMode: configuration.devMode))
+            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store))
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,

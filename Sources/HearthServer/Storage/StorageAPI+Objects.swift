@@ -1,13 +1,16 @@
 import Foundation
 import HearthCore
 import HearthHTTP
+import HearthRules
 import HearthStorage
 
 extension StorageAPI {
     /// `GET …/o/{name}`: the metadata JSON.
     func metadata(_ request: HTTPRequest, _ bucket: String, _ name: String) throws(HearthError) -> HTTPResponse {
-        try access.check(request, .get, bucket: bucket, name: name)
-        return StorageJSON.response(try existing(bucket, name))
+        let object = try store.object(bucket: bucket, name: name)
+        try access.check(request, .get, bucket: bucket, name: name, existing: object)
+        guard let object else { throw StorageAPIErrors.notFound(name) }
+        return StorageJSON.response(object)
     }
 
     /// `GET …/o/{name}?alt=media`: the bytes, from the file. A valid `token` bypasses access checks, as Firebase's
@@ -21,8 +24,10 @@ extension StorageAPI {
             }
             object = found
         } else {
-            try access.check(request, .get, bucket: bucket, name: name)
-            object = try existing(bucket, name)
+            let found = try store.object(bucket: bucket, name: name)
+            try access.check(request, .get, bucket: bucket, name: name, existing: found)
+            guard let found else { throw StorageAPIErrors.notFound(name) }
+            object = found
         }
         var headers: HTTPHeaders = [
             ("Content-Type", object.attributes.contentType ?? StorageJSON.defaultContentType),
@@ -44,8 +49,13 @@ extension StorageAPI {
 
     /// `PATCH …/o/{name}`: sets the metadata fields in the JSON body.
     func update(_ request: HTTPRequest, _ bucket: String, _ name: String) throws(HearthError) -> HTTPResponse {
-        try access.check(request, .update, bucket: bucket, name: name)
         let fields = try Self.jsonObject(request.body)
+        let current = try existing(bucket, name)
+        var changed = current.attributes
+        try changed.apply(fields)
+        try access.check(
+            request, .update, bucket: bucket, name: name, existing: current,
+            incoming: StorageAccess.incoming(bucket: bucket, name: name, size: Int(current.size), attributes: changed))
         let object = try store.updateMetadata(bucket: bucket, name: name) { object throws(HearthError) in
             try object.attributes.apply(fields)
         }
@@ -54,14 +64,18 @@ extension StorageAPI {
 
     /// `DELETE …/o/{name}`: 204, or 404 when there is no such object.
     func delete(_ request: HTTPRequest, _ bucket: String, _ name: String) throws(HearthError) -> HTTPResponse {
-        try access.check(request, .delete, bucket: bucket, name: name)
+        let current = try store.object(bucket: bucket, name: name)
+        try access.check(request, .delete, bucket: bucket, name: name, existing: current)
         guard try store.delete(bucket: bucket, name: name) else { throw StorageAPIErrors.notFound(name) }
         return HTTPResponse(status: 204)
     }
 
     /// `POST …/o/{name}?create_token=true` or `?delete_token=T`.
     func tokens(_ request: HTTPRequest, _ bucket: String, _ name: String) throws(HearthError) -> HTTPResponse {
-        try access.check(request, .update, bucket: bucket, name: name)
+        let current = try existing(bucket, name)
+        try access.check(
+            request, .update, bucket: bucket, name: name, existing: current,
+            incoming: StorageAccess.rulesObject(current))
         if request.queryValue("create_token") == "true" {
             return StorageJSON.response(try store.createToken(bucket: bucket, name: name))
         }

@@ -16,7 +16,11 @@ extension StorageAPI {
             return .response(ResumableResponses.active(received: session.received))
         case .resumable(let command) where command.cancel:
             let session = try sessionFor(request, route)
-            try access.check(request, .create, bucket: route.bucket, name: session.name)
+            try access.check(
+                request, .create, bucket: route.bucket, name: session.name,
+                incoming: StorageAccess.incoming(
+                    bucket: route.bucket, name: session.name, size: Int(session.received),
+                    attributes: session.attributes))
             try store.cancel(session)
             return .response(HTTPResponse(status: 200, headers: [("X-Goog-Upload-Status", "cancelled")]))
         default:
@@ -35,8 +39,11 @@ extension StorageAPI {
         metadata["name"] = nil
         var attributes = ObjectAttributes(contentType: parts.contentType)
         try attributes.apply(metadata)
-        let exists = try store.object(bucket: route.bucket, name: name) != nil
-        try access.check(request, exists ? .update : .create, bucket: route.bucket, name: name)
+        let existing = try store.object(bucket: route.bucket, name: name)
+        try access.check(
+            request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
+            incoming: StorageAccess.incoming(
+                bucket: route.bucket, name: name, size: parts.file.count, attributes: attributes))
         let writer = try store.makeWriter()
         let failure = parts.file.withUnsafeBytes { bytes -> HearthError? in
             do throws(HearthError) {
@@ -69,7 +76,11 @@ extension StorageAPI {
         {
             return StorageErrorResponses.tooLarge(store.configuration.maxObjectBytes)
         }
-        try access.check(request, .create, bucket: route.bucket, name: name)
+        let declared = request.headers["X-Goog-Upload-Header-Content-Length"].flatMap(Int.init) ?? 0
+        let existing = try store.object(bucket: route.bucket, name: name)
+        try access.check(
+            request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
+            incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: declared, attributes: attributes))
         let session = try store.startSession(bucket: route.bucket, name: name, attributes: attributes)
         let host = request.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
         let url =

@@ -1,6 +1,7 @@
 import Dispatch
 import HearthCore
 import HearthHTTP
+import HearthRules
 import HearthStorage
 
 /// Firebase Storage's REST v0 API, as the Storage emulator serves it: `/v0/b/{bucket}/o[/{name}]`.
@@ -40,14 +41,21 @@ struct StorageAPI: API, StreamingAPI {
             throw .invalidArgument("An upload needs the object name in ?name=.")
         }
         try ObjectName.validate(name)
-        let exists = try store.object(bucket: route.bucket, name: name) != nil
-        let operation: StorageAccess.Operation = exists ? .update : .create
-        try access.check(request, operation, bucket: route.bucket, name: name)
+        let existing = try store.object(bucket: route.bucket, name: name)
+        let method: FirestoreMethod = existing == nil ? .create : .update
         let attributes = ObjectAttributes(contentType: request.headers["Content-Type"])
+        let bucket = route.bucket
+        // Judged at the start with the declared size, and again before the commit with the real one.
+        let declared = request.headers["Content-Length"].flatMap(Int.init) ?? 0
+        try access.check(
+            request, method, bucket: bucket, name: name, existing: existing,
+            incoming: StorageAccess.incoming(bucket: bucket, name: name, size: declared, attributes: attributes))
         let sink = try MediaUploadSink(
-            store: store, bucket: route.bucket, name: name, attributes: attributes, work: work,
-            finalCheck: { _ throws(HearthError) in
-                try access.check(request, operation, bucket: route.bucket, name: name)
+            store: store, bucket: bucket, name: name, attributes: attributes, work: work,
+            finalCheck: { [access] size throws(HearthError) in
+                try access.check(
+                    request, method, bucket: bucket, name: name, existing: existing,
+                    incoming: StorageAccess.incoming(bucket: bucket, name: name, size: size, attributes: attributes))
             })
         return .streamed(sink)
     }
@@ -58,7 +66,15 @@ struct StorageAPI: API, StreamingAPI {
         -> HTTPBodyPlan
     {
         let session = try liveSession(request, route)
-        try access.check(request, .create, bucket: route.bucket, name: session.name)
+        let existing = try store.object(bucket: route.bucket, name: session.name)
+        let method: FirestoreMethod = existing == nil ? .create : .update
+        let bucket = route.bucket
+        let declared = request.headers["Content-Length"].flatMap(Int.init) ?? 0
+        try access.check(
+            request, method, bucket: bucket, name: session.name, existing: existing,
+            incoming: StorageAccess.incoming(
+                bucket: bucket, name: session.name, size: Int(session.received) + declared,
+                attributes: session.attributes))
         if let offset = request.headers["X-Goog-Upload-Offset"], Int64(offset) != session.received {
             var refused = Responses.error(
                 .invalidArgument(
@@ -70,8 +86,11 @@ struct StorageAPI: API, StreamingAPI {
         }
         let sink = try ResumableChunkSink(
             store: store, session: session, finalize: finalize, work: work,
-            finalCheck: { _ throws(HearthError) in
-                try access.check(request, .create, bucket: route.bucket, name: session.name)
+            finalCheck: { [access] size throws(HearthError) in
+                try access.check(
+                    request, method, bucket: bucket, name: session.name, existing: existing,
+                    incoming: StorageAccess.incoming(
+                        bucket: bucket, name: session.name, size: size, attributes: session.attributes))
             })
         return .streamed(sink)
     }
