@@ -78,6 +78,7 @@ public final class HearthApplication: Sendable {
         let storage = StorageAPI(
             store: files, configuration: configuration,
             access: StorageAccess(engine: rules, authenticator: authenticator, documents: store))
+        let cloudStorage = CloudStorageAPI(storage: storage)
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
@@ -89,6 +90,7 @@ public final class HearthApplication: Sendable {
                 access: access),
             RulesAPI(engine: rules, configuration: configuration),
             storage,
+            cloudStorage,
             ConsoleAPI(configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
@@ -101,7 +103,7 @@ public final class HearthApplication: Sendable {
         let responder = HearthResponder(
             apis: apis, metrics: metrics, logger: logger,
             cors: CORSPolicy(origins: configuration.corsOrigins, devMode: configuration.devMode),
-            streamingAPIs: [storage])
+            streamingAPIs: [storage, cloudStorage])
         http = HTTPServer(configuration: httpConfiguration, responder: responder)
         connections.server.withLock { $0 = http }
     }

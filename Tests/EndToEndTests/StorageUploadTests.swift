@@ -197,6 +197,42 @@ func waitFor(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    @Test func cloudStorageJSONAPINeedsTheAdminCredentialOutsideDevMode() async throws {
+        let adminKey = "gcs-admin-\(UUID().uuidString)"
+        var options = HearthProcess.Options()
+        options.dev = false
+        options.environment = ["HEARTH_ADMIN_KEY": adminKey]
+        try await withHearth(options) { server in
+            let client = server.client
+            let upload = "/upload/storage/v1/b/demo.appspot.com/o"
+            let refused = try await client.request(
+                "POST", upload, query: [("uploadType", "media"), ("name", "a.txt")], body: [1, 2, 3],
+                headers: ["Content-Type": "text/plain"])
+            expectStorageError(refused, 403)
+            let admin = ["Authorization": "Bearer \(adminKey)", "Content-Type": "text/plain"]
+            let stored = try expectOK(
+                await client.request(
+                    "POST", upload, query: [("uploadType", "media"), ("name", "a.txt")], body: [1, 2, 3],
+                    headers: admin))
+            #expect(stored["kind"] == "storage#object")
+            #expect(stored["size"] == "3")
+            let download = try await client.request(
+                "GET", "/download/storage/v1/b/demo.appspot.com/o/a.txt", query: [("alt", "media")], headers: admin)
+            #expect(download.body == [1, 2, 3])
+            #expect(download.headers["x-goog-hash"]?.contains("md5=") == true)
+            expectStorageError(try await client.get("/storage/v1/b/demo.appspot.com/o/a.txt"), 403)
+            // A chunk from the wrong offset is answered with where the session stands.
+            let started = try await client.request(
+                "POST", upload, query: [("uploadType", "resumable")], json: #"{"name":"r.bin"}"#, headers: admin)
+            let location = try #require(started.headers["location"])
+            let session = String(location.dropFirst(client.baseURL.count))
+            let wrong = try await client.request(
+                "PUT", session, body: [1],
+                headers: ["Authorization": "Bearer \(adminKey)", "Content-Range": "bytes 5-5/6"])
+            #expect(wrong.status == 308)
+        }
+    }
+
     /// A 1 GiB upload streams to disk: the server's resident memory stays within a few MiB of where it started.
     @Test func gigabyteUploadKeepsMemoryFlat() async throws {
         try await withHearth { server in

@@ -4,6 +4,20 @@ import HearthHTTP
 import HearthStorage
 import Synchronization
 
+/// How an upload's outcome is written in the API that received it (Firebase's v0 or Cloud Storage's JSON API).
+struct UploadAnswers: Sendable {
+    /// The stored object.
+    var stored: @Sendable (StoredObject) -> HTTPResponse
+    /// A resumable session that continues with this many bytes.
+    var progress: @Sendable (Int64) -> HTTPResponse
+
+    /// Firebase Storage v0: the metadata JSON (`X-Goog-Upload-Status: final` after a resumable upload), and
+    /// `X-Goog-Upload-Status: active` with `X-Goog-Upload-Size-Received`.
+    static let firebase = UploadAnswers(
+        stored: { StorageJSON.response($0, headers: [("X-Goog-Upload-Status", "final")]) },
+        progress: { ResumableResponses.active(received: $0) })
+}
+
 /// A simple (media) upload streaming into a `BlobWriter`; committed once the body ends, off the HTTP thread
 /// because the commit fsyncs the whole file.
 final class MediaUploadSink: HTTPBodySink {
@@ -20,11 +34,13 @@ final class MediaUploadSink: HTTPBodySink {
     private let work: DispatchQueue
     /// Judges the upload again once its real size is known, before it commits.
     private let finalCheck: @Sendable (Int) throws(HearthError) -> Void
+    private let answers: UploadAnswers
 
     init(
         store: FileStore, bucket: String, name: String, attributes: ObjectAttributes, work: DispatchQueue,
-        finalCheck: @escaping @Sendable (Int) throws(HearthError) -> Void
+        answers: UploadAnswers = .firebase, finalCheck: @escaping @Sendable (Int) throws(HearthError) -> Void
     ) throws(HearthError) {
+        self.answers = answers
         self.store = store
         target = (bucket, name)
         self.attributes = attributes
@@ -70,7 +86,7 @@ final class MediaUploadSink: HTTPBodySink {
                 try finalCheck(writer.size)
                 let object = try store.commit(
                     writer, bucket: target.bucket, name: target.name, attributes: attributes)
-                return StorageJSON.response(object)
+                return answers.stored(object)
             } catch {
                 writer.abandon()
                 return Responses.error(error)
@@ -100,11 +116,13 @@ final class ResumableChunkSink: HTTPBodySink {
     private let finalize: Bool
     private let work: DispatchQueue
     private let finalCheck: @Sendable (Int) throws(HearthError) -> Void
+    private let answers: UploadAnswers
 
     init(
         store: FileStore, session: UploadSession, finalize: Bool, work: DispatchQueue,
-        finalCheck: @escaping @Sendable (Int) throws(HearthError) -> Void
+        answers: UploadAnswers = .firebase, finalCheck: @escaping @Sendable (Int) throws(HearthError) -> Void
     ) throws(HearthError) {
+        self.answers = answers
         self.store = store
         self.session = session
         self.finalize = finalize
@@ -148,12 +166,11 @@ final class ResumableChunkSink: HTTPBodySink {
             state.appender = nil
             do throws(HearthError) {
                 let received = try appender.finish(in: store)
-                guard finalize else { return ResumableResponses.active(received: received) }
+                guard finalize else { return answers.progress(received) }
                 try finalCheck(Int(received))
                 var finished = session
                 finished.received = received
-                let object = try store.finalize(finished)
-                return StorageJSON.response(object, headers: [("X-Goog-Upload-Status", "final")])
+                return answers.stored(try store.finalize(finished))
             } catch {
                 appender.discard()
                 return Responses.error(error)
