@@ -112,6 +112,9 @@ public final class HearthApplication: Sendable {
     /// - Returns: the port bound.
     @discardableResult
     public func start() throws -> Int {
+        // Past a file-size limit (`ulimit -f`) a write then fails with EFBIG, which an upload reports as a full disk
+        // and cleans up after, instead of the signal killing the server mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             try listenHub.start()
             rules.reloadOnHangup()

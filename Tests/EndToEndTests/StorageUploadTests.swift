@@ -197,6 +197,26 @@ func waitFor(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    /// A write the disk refuses (here a file-size limit set on the running server with `prlimit`, which fails writes
+    /// as a full disk does) is a clear 429 and leaves nothing half-written; smaller files still go in.
+    @Test func fullDiskIsAClearErrorAndStoresNothing() async throws {
+        try await withHearth { server in
+            let limit = Process()
+            limit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            limit.arguments = ["--pid", String(server.child.pid), "--fsize=2000000"]
+            try limit.run()
+            limit.waitUntilExit()
+            #expect(limit.terminationStatus == 0)
+            let refused = try await server.client.upload("huge.bin", patternBytes(5_000_000))
+            expectStorageError(refused, 429)
+            #expect((try? refused.json())?["error"]?["status"] == "RESOURCE_EXHAUSTED")
+            #expect(Storage.files(server).tmp.isEmpty)
+            #expect(Storage.files(server).blobs.isEmpty)
+            expectStorageError(try await server.client.get(Storage.object("huge.bin")), 404)
+            _ = try expectOK(await server.client.upload("small.bin", patternBytes(1000)))
+        }
+    }
+
     @Test func cloudStorageJSONAPINeedsTheAdminCredentialOutsideDevMode() async throws {
         let adminKey = "gcs-admin-\(UUID().uuidString)"
         var options = HearthProcess.Options()
