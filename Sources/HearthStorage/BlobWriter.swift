@@ -37,16 +37,9 @@ public final class BlobWriter: @unchecked Sendable {
             abandon()
             throw StorageErrors.tooLarge(maxBytes)
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                abandon()
-                throw StorageErrors.io("write an upload", code)
-            }
-            offset += written
+        if let code = writeAll(descriptor, bytes) {
+            abandon()
+            throw StorageErrors.io("write an upload", code)
         }
         md5.update(bytes)
         crc.update(bytes)

@@ -150,16 +150,9 @@ public final class SessionAppender: @unchecked Sendable {
             discard()
             throw StorageErrors.tooLarge(maxBytes)
         }
-        var offset = 0
-        while offset < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                discard()
-                throw StorageErrors.io("write an upload", code)
-            }
-            offset += count
+        if let code = writeAll(descriptor, bytes) {
+            discard()
+            throw StorageErrors.io("write an upload", code)
         }
         written += Int64(bytes.count)
     }

@@ -94,6 +94,26 @@ public final class FileStore: Sendable {
             bucket: bucket, name: name, attributes: attributes, ifGenerationMatch: ifGenerationMatch)
     }
 
+    /// Stores `bytes` already in memory (a multipart upload's file part) as the object, by the same write path.
+    public func put(
+        _ bytes: [UInt8], bucket: String, name: String, attributes: ObjectAttributes
+    ) throws(HearthError) -> StoredObject {
+        let writer = try makeWriter()
+        let failure = bytes.withUnsafeBytes { buffer -> HearthError? in
+            do throws(HearthError) {
+                try writer.write(buffer)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            writer.abandon()
+            throw failure
+        }
+        return try commit(writer, bucket: bucket, name: name, attributes: attributes)
+    }
+
     /// Renames a sealed file into `blobs/` and commits its row; removes the blob if the row cannot commit.
     func place(
         blobAt path: String, blobID: String, size: Int, md5: String, crc32c: String, bucket: String, name: String,

@@ -54,3 +54,17 @@ struct StorageLayout: Sendable {
 func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
+
+/// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions; the errno of a failure, or `nil`.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += written
+    }
+    return nil
+}

@@ -158,23 +158,12 @@ public final class RulesEngine: Sendable {
     ) throws(HearthError)
         -> FirestoreRuleset
     {
-        guard let path = configuration.rulesFile else {
-            if configuration.devMode {
-                logger.warning("NO DOCUMENT RULES: development mode without --rules allows every client everything")
-                return .allowAll
-            }
-            logger.info("no --rules file: document access is denied to every client (admin credentials still work)")
-            return .denyAll
-        }
-        do {
-            return try FirestoreRuleset(source: try read(path))
-        } catch let error as RulesSyntaxError {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
-        } catch let error as HearthError {
-            throw error
-        } catch {
-            throw .invalidArgument("\(path): \(error)")
-        }
+        try load(
+            configuration.rulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO DOCUMENT RULES: development mode without --rules allows every client everything",
+            notice: "no --rules file: document access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try FirestoreRuleset(source: source) }
     }
 
     private static func loadStorage(
@@ -182,25 +171,12 @@ public final class RulesEngine: Sendable {
     ) throws(HearthError)
         -> StorageRuleset
     {
-        guard let path = configuration.storageRulesFile else {
-            if configuration.devMode {
-                logger.warning(
-                    "NO STORAGE RULES: development mode without --storage-rules allows every client everything")
-                return .allowAll
-            }
-            logger.info(
-                "no --storage-rules file: file access is denied to every client (admin credentials still work)")
-            return .denyAll
-        }
-        do {
-            return try StorageRuleset(source: try read(path))
-        } catch let error as RulesSyntaxError {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
-        } catch let error as HearthError {
-            throw error
-        } catch {
-            throw .invalidArgument("\(path): \(error)")
-        }
+        try load(
+            configuration.storageRulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO STORAGE RULES: development mode without --storage-rules allows every client everything",
+            notice: "no --storage-rules file: file access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try StorageRuleset(source: source) }
     }
 
     private static func loadDatabase(
@@ -208,24 +184,33 @@ public final class RulesEngine: Sendable {
     ) throws(HearthError)
         -> DatabaseRuleset
     {
-        guard let path = configuration.databaseRulesFile else {
-            if configuration.devMode {
-                logger.warning(
-                    "NO TREE RULES: development mode without --database-rules allows every client everything")
-                return .allowAll
+        try load(
+            configuration.databaseRulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO TREE RULES: development mode without --database-rules allows every client everything",
+            notice: "no --database-rules file: tree access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try DatabaseRuleset(source: source) }
+    }
+
+    /// One language's rules: the file compiled by `compile` (an error names `file:line:column`), or without a file
+    /// `open` in development mode (with `warning`) and `closed` otherwise (with `notice`).
+    private static func load<Rules>(
+        _ path: String?, devMode: Bool, logger: Logger, open: Rules, closed: Rules, warning: String, notice: String,
+        compile: (String) throws(RulesSyntaxError) -> Rules
+    ) throws(HearthError) -> Rules {
+        guard let path else {
+            if devMode {
+                logger.warning(warning)
+                return open
             }
-            logger.info(
-                "no --database-rules file: tree access is denied to every client (admin credentials still work)")
-            return .denyAll
+            logger.info(notice)
+            return closed
         }
+        let source = try read(path)
         do {
-            return try DatabaseRuleset(source: try read(path))
-        } catch let error as RulesSyntaxError {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
-        } catch let error as HearthError {
-            throw error
+            return try compile(source)
         } catch {
-            throw .invalidArgument("\(path): \(error)")
+            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
         }
     }
 }

@@ -209,35 +209,12 @@ struct CloudStorageAPI: API, StreamingAPI {
     private func upload(_ request: HTTPRequest, _ route: Route, host: String) throws(HearthError) -> HTTPReply {
         switch request.queryValue("uploadType") {
         case "multipart":
-            let parts = try MultipartRelated.parse(body: request.body, contentType: request.headers["Content-Type"])
-            var metadata = try StorageAPI.jsonObject(parts.metadata)
-            let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
-            try ObjectName.validate(name)
-            metadata["name"] = nil
-            var attributes = ObjectAttributes(contentType: parts.contentType)
-            try attributes.apply(metadata)
-            let writer = try store.makeWriter()
-            let failure = parts.file.withUnsafeBytes { bytes -> HearthError? in
-                do throws(HearthError) {
-                    try writer.write(bytes)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure {
-                writer.abandon()
-                throw failure
-            }
-            let object = try store.commit(writer, bucket: route.bucket, name: name, attributes: attributes)
+            let (name, attributes, file) = try MultipartRelated.upload(request)
+            let object = try store.put(file, bucket: route.bucket, name: name, attributes: attributes)
             return .response(CloudStorageJSON.response(object, host: host))
         case "resumable":
-            var metadata = try StorageAPI.jsonObject(request.body)
-            let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
-            try ObjectName.validate(name)
-            metadata["name"] = nil
-            var attributes = ObjectAttributes(contentType: request.headers["X-Upload-Content-Type"])
-            try attributes.apply(metadata)
+            let (name, attributes) = try StorageAPI.sessionTarget(
+                request, contentType: request.headers["X-Upload-Content-Type"])
             if let size = request.headers["X-Upload-Content-Length"].flatMap(Int.init),
                 size > store.configuration.maxObjectBytes
             {

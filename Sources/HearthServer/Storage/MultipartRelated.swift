@@ -1,4 +1,6 @@
 import HearthCore
+import HearthHTTP
+import HearthStorage
 
 /// A `multipart/related` upload body as Firebase's and Google's clients send it: a JSON metadata part, then the
 /// file part with its own `Content-Type` (RFC 2387).
@@ -9,6 +11,24 @@ struct MultipartRelated {
     var file: [UInt8]
     /// The file part's `Content-Type`, if it has one.
     var contentType: String?
+
+    /// A multipart upload's object: the name (from the metadata part, else `?name=`), its attributes (the file
+    /// part's `Content-Type`, then the metadata's fields) and its bytes.
+    static func upload(
+        _ request: HTTPRequest
+    ) throws(HearthError) -> (
+        name: String, attributes: ObjectAttributes, file: [UInt8]
+    ) {
+        let parts = try parse(body: request.body, contentType: request.headers["Content-Type"])
+        var metadata = try StorageAPI.jsonObject(parts.metadata)
+        let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
+        guard !name.isEmpty else { throw .invalidArgument("The upload's metadata must name the object.") }
+        try ObjectName.validate(name)
+        metadata["name"] = nil
+        var attributes = ObjectAttributes(contentType: parts.contentType)
+        try attributes.apply(metadata)
+        return (name, attributes, parts.file)
+    }
 
     /// Splits `body` at the boundary named in `contentType`.
     /// - Throws: `INVALID_ARGUMENT` for a missing boundary, a missing closing delimiter or fewer than two parts.

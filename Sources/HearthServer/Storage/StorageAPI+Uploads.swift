@@ -31,46 +31,20 @@ extension StorageAPI {
 
     /// `multipart/related`: the metadata part, then the file part. Buffered, so limited to the request body limit.
     private func multipart(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPReply {
-        let parts = try MultipartRelated.parse(body: request.body, contentType: request.headers["Content-Type"])
-        var metadata = try Self.jsonObject(parts.metadata)
-        let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
-        guard !name.isEmpty else { throw .invalidArgument("The upload's metadata must name the object.") }
-        try ObjectName.validate(name)
-        metadata["name"] = nil
-        var attributes = ObjectAttributes(contentType: parts.contentType)
-        try attributes.apply(metadata)
+        let (name, attributes, file) = try MultipartRelated.upload(request)
         let existing = try store.object(bucket: route.bucket, name: name)
         try access.check(
             request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
-            incoming: StorageAccess.incoming(
-                bucket: route.bucket, name: name, size: parts.file.count, attributes: attributes))
-        let writer = try store.makeWriter()
-        let failure = parts.file.withUnsafeBytes { bytes -> HearthError? in
-            do throws(HearthError) {
-                try writer.write(bytes)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure {
-            writer.abandon()
-            throw failure
-        }
-        let object = try store.commit(writer, bucket: route.bucket, name: name, attributes: attributes)
+            incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: file.count, attributes: attributes)
+        )
+        let object = try store.put(file, bucket: route.bucket, name: name, attributes: attributes)
         return .response(StorageJSON.response(object))
     }
 
     /// `X-Goog-Upload-Command: start`: a new session; its URL is in `X-Goog-Upload-URL`.
     private func startSession(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPResponse {
-        var metadata = try Self.jsonObject(request.body)
-        let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
-        guard !name.isEmpty else { throw .invalidArgument("A resumable upload needs the object name.") }
-        try ObjectName.validate(name)
-        metadata["name"] = nil
-        var attributes = ObjectAttributes(
-            contentType: request.headers["X-Goog-Upload-Header-Content-Type"])
-        try attributes.apply(metadata)
+        let (name, attributes) = try Self.sessionTarget(
+            request, contentType: request.headers["X-Goog-Upload-Header-Content-Type"])
         if let size = request.headers["X-Goog-Upload-Header-Content-Length"].flatMap(Int.init),
             size > store.configuration.maxObjectBytes
         {
@@ -102,6 +76,23 @@ extension StorageAPI {
             throw .notFound("No live upload session with this upload_id (it finished, was cancelled or expired).")
         }
         return session
+    }
+
+    /// A resumable session's object from the start request: the name from the JSON metadata body (else `?name=`),
+    /// the attributes from `contentType` (a header) and then the metadata's fields.
+    static func sessionTarget(
+        _ request: HTTPRequest, contentType: String?
+    ) throws(HearthError) -> (
+        name: String, attributes: ObjectAttributes
+    ) {
+        var metadata = try jsonObject(request.body)
+        let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
+        guard !name.isEmpty else { throw .invalidArgument("A resumable upload needs the object name.") }
+        try ObjectName.validate(name)
+        metadata["name"] = nil
+        var attributes = ObjectAttributes(contentType: contentType)
+        try attributes.apply(metadata)
+        return (name, attributes)
     }
 
     /// `text` with everything but unreserved characters percent-encoded, for a query value.
