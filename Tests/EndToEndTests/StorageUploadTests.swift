@@ -109,7 +109,8 @@ func waitFor(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceL
             let chunked = try RawSocket(port: server.port)
             let chunk = String(repeating: "x", count: 800)
             try chunked.send(
-                "POST \(Storage.objects())?name=big2 HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                "POST \(Storage.objects())?name=big2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n"
                     + "320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
             #expect(chunked.readAll().status == 413)
             let start = try await server.client.request(
