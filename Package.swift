@@ -55,6 +55,11 @@ let package = Package(
         // ── Server domain ──
         .target(name: "HearthRules", dependencies: ["HearthCore", "HearthCrypto"], swiftSettings: swiftSettings),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        // Files: bytes on disk, metadata in SQLite (README "Storage"); CRC-32C in our own C target
+        .target(name: "CHearthChecksum"),
+        .target(
+            name: "HearthStorage", dependencies: ["HearthCore", "HearthSQLite", "HearthCrypto", "CHearthChecksum"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],
             swiftSettings: swiftSettings),
@@ -69,7 +74,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
-                "HearthListen", "HearthRules", "HearthCrypto",
+                "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -125,6 +130,8 @@ let package = Package(
             name: "HearthTodoTests", dependencies: ["HearthTodo", "HearthModels", "Hearth", "HearthTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthStorageTests", dependencies: ["HearthStorage", "HearthCore"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(

@@ -23,6 +23,17 @@ enum RulesFuzz {
                     newData: method == .create || method == .update ? ["owner": .string("alice")] : nil)
                 _ = ruleset.authorize(request)
             }
+        case .storage(let ruleset):
+            for method in FirestoreMethod.allCases {
+                let object = StorageRulesObject(
+                    name: "users/alice/a.png", bucket: "demo.appspot.com", size: 10, contentType: "image/png",
+                    metadata: ["owner": "alice"])
+                let request = StorageRequest(
+                    method: method, bucket: "demo.appspot.com", name: "users/alice/a.png", auth: auth,
+                    time: Timestamp(seconds: 1_700_000_000, nanos: 0), existing: object,
+                    incoming: method == .create || method == .update ? object : nil)
+                _ = ruleset.authorize(request)
+            }
         case .database(let ruleset):
             let tree = JSONTreeReader(root: .object(["users": .object(["alice": .object(["name": .string("A")])])]))
             _ = ruleset.authorizeRead(path: ["users", "alice"], auth: auth, data: tree, now: 0)

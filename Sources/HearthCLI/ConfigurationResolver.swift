@@ -10,10 +10,12 @@ enum ConfigurationResolver {
             ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
             ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
             ("--database-rules", "HEARTH_DATABASE_RULES", "databaseRules"),
+            ("--storage-rules", "HEARTH_STORAGE_RULES", "storageRules"),
             ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
             ("--indexes", "HEARTH_INDEXES", "indexes"),
         ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
+        + StorageOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -62,6 +64,7 @@ enum ConfigurationResolver {
         }
         for (flag, keyPath) in [
             ("--rules", \ServerConfiguration.rulesFile), ("--database-rules", \ServerConfiguration.databaseRulesFile),
+            ("--storage-rules", \ServerConfiguration.storageRulesFile),
             ("--indexes", \ServerConfiguration.indexesFile),
         ] {
             if let path = value(flag) {
@@ -83,6 +86,7 @@ enum ConfigurationResolver {
         }
         try AccountsOptions.apply(value, switches: flags.switches, environment: environment, to: &configuration)
         try ListenOptions.apply(value, to: &configuration)
+        try StorageOptions.apply(value, to: &configuration)
         try CORSOptions.apply(value, to: &configuration)
         try ConnectionOptions.apply(value, to: &configuration)
         return configuration

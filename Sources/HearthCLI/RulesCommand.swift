@@ -12,7 +12,8 @@ enum RulesCommand {
           test    run the cases in TESTS_FILE (JSON) against RULES_FILE; non-zero exit on any failure
           check   compile RULES_FILE and report the first error as FILE:LINE:COLUMN
 
-        RULES_FILE is Firestore rules (service cloud.firestore { … }) or Realtime Database rules ({"rules": {…}}).
+        RULES_FILE is Firestore rules (service cloud.firestore { … }), storage rules (service firebase.storage { … })
+        or Realtime Database rules ({"rules": {…}}).
         A case: {"name", "auth": null | "uid" | {"uid", "token"}, "method", "path", "resource", "data",
                  "documents", "query", "expect": "allow" | "deny"} — see docs/rules.md.
         """

@@ -25,13 +25,15 @@ enum ServeCommand {
                                   a URL, emulator endpoints on
           --rules FILE            document security rules file          HEARTH_RULES
           --database-rules FILE   tree security rules file              HEARTH_DATABASE_RULES
+          --storage-rules FILE    storage security rules file           HEARTH_STORAGE_RULES
           --indexes FILE          composite index definitions           HEARTH_INDEXES   (default: DIR/hearth.indexes.json)
                                   (firestore.indexes.json format)
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
-        """ + ListenOptions.help + CORSOptions.help + ConnectionOptions.help + AccountsOptions.help + """
+        """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
+        + AccountsOptions.help + """
               --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
-                                      databaseRules, logLevel, threads      HEARTH_CONFIG
+                                      databaseRules, storageRules, logLevel, threads      HEARTH_CONFIG
               -h, --help              show this help
             """
 
@@ -41,10 +43,12 @@ enum ServeCommand {
             let parsed = try CommandLineArguments(
                 arguments,
                 valueFlags: Set<String>([
-                    "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--indexes",
+                    "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--storage-rules",
+                    "--indexes",
                     "--log-level",
                     "--threads", "--config",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
+                    .union(StorageOptions.valueFlags)
                     .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags),
                 switchFlags: Set(["--dev", "--help", "-h"]).union(AccountsOptions.switchFlags))
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {

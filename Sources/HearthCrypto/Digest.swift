@@ -68,3 +68,31 @@ public enum ConstantTime {
         equals(Array(lhs.utf8), Array(rhs.utf8))
     }
 }
+
+/// MD5 over bytes that arrive in pieces (a streamed upload), so the whole input is never held at once; for the
+/// `md5Hash` Cloud Storage reports, never for security.
+public final class IncrementalMD5 {
+    private let context: OpaquePointer?
+
+    /// A digest over no bytes yet.
+    public init() {
+        context = EVP_MD_CTX_new()
+        _ = EVP_DigestInit_ex(context, EVP_md5(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Adds `bytes` to the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    /// The 16-byte digest of everything added; the digest cannot be updated afterwards.
+    public func finish() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        _ = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+        return Array(digest.prefix(Int(length)))
+    }
+}

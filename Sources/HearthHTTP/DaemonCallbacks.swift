@@ -16,17 +16,24 @@ func accessHandler(
 
     guard let statePointer = requestState.pointee else {
         core.headerDeadlines.disarm(connection)
-        requestState.pointee = Unmanaged.passRetained(core.beginRequest(connection)).toOpaque()
+        let context = core.beginRequest(connection)
+        requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         // Answered before any body byte is read; the response closes the connection, so the body is never parsed.
         if let rejection = FramingCheck.rejection(connection) { return core.queue(rejection, on: connection) }
+        if core.responder.streamsBodies {
+            return core.planBody(context: context, connection: connection, url: url, method: method)
+        }
         return .YES
     }
     let context = Unmanaged<RequestContext>.fromOpaque(statePointer).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
-        context.append(
-            UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee),
-            limit: core.configuration.maxBodyBytes)
+        let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
+        if let streamed = context.streamedBody {
+            streamed.receive(chunk)
+        } else {
+            context.append(chunk, limit: core.configuration.maxBodyBytes)
+        }
         uploadDataSize.pointee = 0
         return .YES
     }
@@ -39,8 +46,23 @@ func accessHandler(
         context.deferred = nil
         return core.queue(response, on: connection)
     }
-    let request = makeRequest(
-        connection: connection, url: url, method: method, body: context.body, bodyTooLarge: context.bodyTooLarge)
+    if let streamed = context.streamedBody, let head = context.head {
+        // The body is complete: from here on the sink answers, and the completion callback must not abandon it.
+        context.streamedBody = nil
+        context.head = nil
+        return core.carryOut(
+            streamed.sink.complete(streamed.outcome, request: head), context: context, connection: connection)
+    }
+    var request: HTTPRequest
+    if let head = context.head {
+        request = head
+        request.body = context.body
+        request.bodyTooLarge = context.bodyTooLarge
+        context.head = nil
+    } else {
+        request = makeRequest(
+            connection: connection, url: url, method: method, body: context.body, bodyTooLarge: context.bodyTooLarge)
+    }
     context.body = []
     return core.dispatch(request, context: context, connection: connection)
 }
@@ -54,6 +76,9 @@ func requestCompleted(
     requestState.pointee = nil
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(statePointer).takeRetainedValue()
+    // The client stopped (or the server stopped) before the streamed body ended.
+    context.streamedBody?.sink.abandon()
+    context.streamedBody = nil
     if let deferred = context.deferred {
         deferred.abandon()
         core.unregister(deferred)

@@ -16,19 +16,47 @@ public enum HTTPReply: Sendable {
 public protocol HTTPResponder: Sendable {
     /// The reply to `request`.
     func reply(to request: HTTPRequest) -> HTTPReply
+
+    /// Whether any request may have its body streamed; when `false` (the default) `bodyPlan(for:)` is never asked
+    /// and every body is buffered.
+    var streamsBodies: Bool { get }
+
+    /// What to do with the body of the request whose head is `request` (its `body` is empty): asked once the head
+    /// is in, before any body byte is read, when `streamsBodies` is set. The default buffers.
+    func bodyPlan(for request: HTTPRequest) -> HTTPBodyPlan
+}
+
+extension HTTPResponder {
+    /// No body is streamed.
+    public var streamsBodies: Bool { false }
+
+    /// Every body is buffered.
+    public func bodyPlan(for request: HTTPRequest) -> HTTPBodyPlan { .buffered }
 }
 
 /// A responder made from a closure, for tests and small servers.
 public struct HTTPClosureResponder: HTTPResponder {
     private let body: @Sendable (HTTPRequest) -> HTTPReply
+    private let plan: (@Sendable (HTTPRequest) -> HTTPBodyPlan)?
 
-    /// A responder that calls `body` for every request.
-    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
+    /// A responder that calls `body` for every request; `plan`, when given, decides which bodies stream.
+    public init(
+        plan: (@Sendable (HTTPRequest) -> HTTPBodyPlan)? = nil, _ body: @escaping @Sendable (HTTPRequest) -> HTTPReply
+    ) {
         self.body = body
+        self.plan = plan
     }
 
     /// The reply `body` gives for `request`.
     public func reply(to request: HTTPRequest) -> HTTPReply {
         body(request)
+    }
+
+    /// Whether a `plan` was given.
+    public var streamsBodies: Bool { plan != nil }
+
+    /// What `plan` says, or buffered.
+    public func bodyPlan(for request: HTTPRequest) -> HTTPBodyPlan {
+        plan?(request) ?? .buffered
     }
 }

@@ -7,6 +7,9 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: [UInt8]
+    /// A body read from a file instead of `body` (see `HTTPResponse.file(descriptor:size:range:status:headers:)`);
+    /// when set, `body` is ignored.
+    public var file: HTTPFileBody?
 
     /// A response with the given status, headers and body.
     public init(status: Int, headers: HTTPHeaders = [], body: [UInt8] = []) {

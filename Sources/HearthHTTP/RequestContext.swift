@@ -11,6 +11,10 @@ final class RequestContext {
     var deferred: DeferredReply?
     /// The request turned into an event stream, which does not count as in flight for a graceful stop.
     var isStream = false
+    /// The head, built when the headers arrived (for a responder that streams bodies); the body is added at the end.
+    var head: HTTPRequest?
+    /// The body's sink while a streamed body arrives; `nil` once it is complete (or for a buffered body).
+    var streamedBody: StreamedBody?
 
     init(bodyTooLarge: Bool, expectedBodyBytes: Int) {
         self.bodyTooLarge = bodyTooLarge

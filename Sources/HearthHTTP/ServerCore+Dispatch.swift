@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Foundation
 
 extension ServerCore {
     /// The first access-handler call of a request: the headers are in, the body is not.
@@ -10,18 +11,53 @@ extension ServerCore {
             hearth_mhd_set_timeout(connection, UInt32(configuration.bodyTimeout))
         }
         let limit = configuration.maxBodyBytes
-        let declared =
-            MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
-            .map(parseContentLength) ?? 0
+        let declared = declaredContentLength(connection)
         // Deciding from the declared length means an oversized body is never buffered, not even its first chunk.
         let tooLarge = declared > limit
         // The reservation is capped: a client may declare a large body and then send nothing, once per connection.
         return RequestContext(bodyTooLarge: tooLarge, expectedBodyBytes: tooLarge ? 0 : min(declared, 64 * 1024))
     }
 
+    /// Asks the responder, once the head is in, whether this body streams; builds the head the request keeps.
+    func planBody(
+        context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?
+    ) -> MHD_Result {
+        let head = makeRequest(connection: connection, url: url, method: method, body: [], bodyTooLarge: false)
+        switch responder.bodyPlan(for: head) {
+        case .buffered:
+            context.head = head
+            return .YES
+        case .reject(let response):
+            return queue(response, on: connection)
+        case .streamed(let sink):
+            let streamed = StreamedBody(sink: sink)
+            // The buffered path's verdict on the declared length does not apply: the sink has its own limit.
+            context.bodyTooLarge = false
+            if streamed.declaredTooLarge(declaredContentLength(connection)) {
+                // Answered before the body is read, so a client sending gigabytes over the limit is not read.
+                guard case .response(let response) = sink.complete(.tooLarge, request: head) else {
+                    return queue(
+                        HTTPResponse.text(status: 413, "request body larger than \(sink.maxBodyBytes) bytes\n"),
+                        on: connection)
+                }
+                return queue(response, on: connection)
+            }
+            context.head = head
+            context.body = []
+            context.streamedBody = streamed
+            return .YES
+        }
+    }
+
     /// Calls the responder for a complete request and carries out its reply.
     func dispatch(_ request: HTTPRequest, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
-        switch responder.reply(to: request) {
+        carryOut(responder.reply(to: request), context: context, connection: connection)
+    }
+
+    /// Carries out a reply: queues a response, suspends for a deferred one, or attaches a stream.
+    func carryOut(_ reply: HTTPReply, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        switch reply {
         case .response(let response):
             return queue(response, on: connection)
         case .deferred(let start):
@@ -55,11 +91,21 @@ extension ServerCore {
         return .YES
     }
 
-    /// Hands a finished response to libmicrohttpd, which copies it.
+    /// The request's declared `Content-Length`; 0 when there is none.
+    func declaredContentLength(_ connection: OpaquePointer) -> Int {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map(parseContentLength) ?? 0
+    }
+
+    /// Hands a finished response to libmicrohttpd, which copies it (or, for a file body, reads the file).
     func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        let created: OpaquePointer?
+        if let file = response.file {
+            created = fileResponse(file)
+        } else {
+            created = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
         }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
@@ -67,6 +113,16 @@ extension ServerCore {
         addHeaders(response.headers, to: created)
         let status = (100...999).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), created)
+    }
+
+    /// A libmicrohttpd response reading `file`'s bytes; it owns the descriptor from here on and closes it when done.
+    private func fileResponse(_ file: HTTPFileBody) -> OpaquePointer? {
+        guard let descriptor = file.take() else { return nil }
+        guard let created = MHD_create_response_from_fd_at_offset64(file.length, descriptor, file.offset) else {
+            close(descriptor)
+            return nil
+        }
+        return created
     }
 
     /// Back from `bodyTimeout` to the idle timeout once the request is in.

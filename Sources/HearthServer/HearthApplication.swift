@@ -3,6 +3,7 @@ import HearthAuth
 public import HearthCore
 import HearthHTTP
 import HearthListen
+import HearthStorage
 import HearthStore
 import HearthStoreSQLite
 import Synchronization
@@ -16,6 +17,8 @@ public final class HearthApplication: Sendable {
     private let store: any DocumentStore
     private let http: HTTPServer
     private let accounts: AccountService
+    /// Stored files (`/v0/b/…`): bytes under `DIR/storage`, metadata in its own SQLite database.
+    private let files: FileStore
     /// Live listeners (`…/documents:listen`), fed by the store's change feed.
     private let listenHub: ListenHub
     /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
@@ -69,10 +72,21 @@ public final class HearthApplication: Sendable {
             accounts.close()
             throw error
         }
+        do {
+            files = try Self.openFiles(configuration)
+        } catch {
+            store.close()
+            accounts.close()
+            throw error
+        }
         let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store)
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
             authorizer: ListenAccess(access: access))
+        let storage = StorageAPI(
+            store: files, configuration: configuration,
+            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store))
+        let cloudStorage = CloudStorageAPI(storage: storage)
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
@@ -83,6 +97,8 @@ public final class HearthApplication: Sendable {
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
                 access: access),
             RulesAPI(engine: rules, configuration: configuration),
+            storage,
+            cloudStorage,
             ConsoleAPI(configuration: configuration),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
@@ -94,7 +110,8 @@ public final class HearthApplication: Sendable {
         ]
         let responder = HearthResponder(
             apis: apis, metrics: metrics, logger: logger,
-            cors: CORSPolicy(origins: configuration.corsOrigins, devMode: configuration.devMode))
+            cors: CORSPolicy(origins: configuration.corsOrigins, devMode: configuration.devMode),
+            streamingAPIs: [storage, cloudStorage])
         http = HTTPServer(configuration: httpConfiguration, responder: responder)
         connections.server.withLock { $0 = http }
     }
@@ -103,6 +120,9 @@ public final class HearthApplication: Sendable {
     /// - Returns: the port bound.
     @discardableResult
     public func start() throws -> Int {
+        // Past a file-size limit (`ulimit -f`) a write then fails with EFBIG, which an upload reports as a full disk
+        // and cleans up after, instead of the signal killing the server mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             try listenHub.start()
             rules.reloadOnHangup()
@@ -111,6 +131,7 @@ public final class HearthApplication: Sendable {
             listenHub.stop()
             store.close()
             accounts.close()
+            files.close()
             throw error
         }
         logger.info(
@@ -135,6 +156,7 @@ public final class HearthApplication: Sendable {
         listenHub.stop()
         store.close()
         accounts.close()
+        files.close()
         logger.info("stopped")
     }
 }
@@ -146,6 +168,14 @@ extension HearthApplication {
         listen.heartbeatInterval = .milliseconds(Int64((configuration.listen.heartbeatSeconds * 1000).rounded()))
         listen.maxSnapshotBytes = configuration.listen.bufferBytes / 2
         return listen
+    }
+
+    /// The file store in `DIR/storage`, with `--storage-max-object-bytes`.
+    static func openFiles(_ configuration: ServerConfiguration) throws(HearthError) -> FileStore {
+        var files = FileStore.Configuration(
+            directory: (configuration.dataDirectory as NSString).appendingPathComponent("storage"))
+        files.maxObjectBytes = configuration.storage.maxObjectBytes
+        return try FileStore(configuration: files)
     }
 
     /// The declared composite indexes: `--indexes FILE`, else `hearth.indexes.json` in the data directory.

@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var rulesFile: String?
     /// The tree rules file, if any.
     public var databaseRulesFile: String?
+    /// The storage rules file, if any (`service firebase.storage`).
+    public var storageRulesFile: String?
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// HTTP worker threads.
@@ -35,6 +37,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var accounts = AccountsSettings()
     /// Live listeners: heartbeat interval, per-stream buffer (see `ListenSettings`).
     public var listen = ListenSettings()
+    /// File storage: the maximum object size (see `StorageSettings`).
+    public var storage = StorageSettings()
 
     /// The defaults.
     public init() {}

@@ -18,8 +18,13 @@ public final class FirestoreRuleset: Sendable {
     let rules: [Rule]
 
     /// Compiles rules source; throws the first syntax error with its line and column.
-    public init(source: String) throws(RulesSyntaxError) {
-        var parser = try FirestoreParser(source: source)
+    public convenience init(source: String) throws(RulesSyntaxError) {
+        try self.init(source: source, service: "cloud.firestore")
+    }
+
+    /// Compiles rules source for `service` (storage rules are this language under `firebase.storage`).
+    init(source: String, service: String) throws(RulesSyntaxError) {
+        var parser = try FirestoreParser(source: source, service: service)
         let syntax = try parser.parse()
         self.source = source
         version = syntax.version
@@ -90,17 +95,28 @@ public final class FirestoreRuleset: Sendable {
         } else {
             resourceValue = .null
         }
-        let method = request.method.rawValue
-        let group = request.method == .get || request.method == .list ? "read" : "write"
+        return judge(
+            fullPath, method: request.method, session: session,
+            globals: [("request", requestValue), ("resource", resourceValue)])
+    }
+
+    /// Tries every rule whose pattern matches `fullPath` and whose allow statements name `method` (or its group),
+    /// with `globals` and the path's bindings in scope: the first condition that holds allows. Shared by document
+    /// and storage rules.
+    func judge(
+        _ fullPath: [PathMatcher.Segment], method requestMethod: FirestoreMethod, session: FirestoreSession,
+        globals named: [(String, RulesValue)]
+    ) -> RulesDecision {
+        let method = requestMethod.rawValue
+        let group = requestMethod == .get || requestMethod == .list ? "read" : "write"
         var outcomes: [RulesDecision.Outcome] = []
         for rule in rules {
             guard rule.allows.contains(where: { $0.methods.contains(method) || $0.methods.contains(group) }),
                 let bindings = PathMatcher.match(
                     rule.pattern, hasRecursive: rule.hasRecursive, fullPath, recursiveMatchesEmpty: version == "2")
             else { continue }
-            var globals = Environment(capacity: bindings.count + 2)
-            globals.bind("request", requestValue)
-            globals.bind("resource", resourceValue)
+            var globals = Environment(capacity: bindings.count + named.count)
+            for (name, value) in named { globals.bind(name, value) }
             for (name, value) in bindings { globals.bind(name, value) }
             session.globals = globals
             session.functions = rule.functions

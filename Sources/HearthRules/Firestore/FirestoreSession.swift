@@ -112,6 +112,10 @@ final class FirestoreSession {
             var values: [RulesValue] = []
             values.reserveCapacity(arguments.count)
             for argument in arguments { values.append(try evaluate(argument, env)) }
+            if case .namespace("firestore") = receiver {
+                // Storage rules' cross-service reads: the same document reads as `get()` and `exists()`.
+                return try firestoreCall(name, values, e.location)
+            }
             return try RulesMethods.call(receiver, name, values, e.location, session: self)
         case .unary(let op, let operand):
             let value = try evaluate(operand, env)
@@ -277,6 +281,22 @@ final class FirestoreSession {
         default:
             return try RulesFunctions.global(name, values, location)
         }
+    }
+
+    /// `firestore.get(path)` and `firestore.exists(path)` in storage rules.
+    func firestoreCall(
+        _ name: String, _ values: [RulesValue], _ location: SourceLocation
+    ) throws(EvaluationError)
+        -> RulesValue
+    {
+        guard name == "get" || name == "exists" else { throw fail("unknown function 'firestore.\(name)'", location) }
+        guard values.count == 1, case .path(let segments) = values[0] else {
+            throw fail("firestore.\(name)() takes one path", location)
+        }
+        let resource = try read(segments, after: false, location)
+        guard name == "exists" else { return resource }
+        if case .null = resource { return .bool(false) }
+        return .bool(true)
     }
 
     /// A document as rules see it (`{data, id, __name__}`), or null; counted against the read budget, cached.

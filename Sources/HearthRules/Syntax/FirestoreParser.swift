@@ -6,8 +6,12 @@ struct FirestoreParser {
     static let methods: Set<String> = ["read", "write", "get", "list", "create", "update", "delete"]
 
     private var p: ExpressionParser
+    /// The service the file must declare: `cloud.firestore`, or `firebase.storage` for storage rules, which share
+    /// this language.
+    private let service: String
 
-    init(source: String) throws(RulesSyntaxError) {
+    init(source: String, service: String = "cloud.firestore") throws(RulesSyntaxError) {
+        self.service = service
         guard source.utf8.count <= Self.maximumSourceBytes else {
             throw RulesSyntaxError("rules file larger than 256 KiB", at: SourceLocation(line: 1, column: 1))
         }
@@ -39,8 +43,9 @@ struct FirestoreParser {
             try p.advance()
             service += "." + (try p.expectIdentifier("a service name"))
         }
-        guard service == "cloud.firestore" else {
-            throw RulesSyntaxError("unsupported service '\(service)' (expected cloud.firestore)", at: serviceLocation)
+        guard service == self.service else {
+            throw RulesSyntaxError(
+                "unsupported service '\(service)' (expected \(self.service))", at: serviceLocation)
         }
         try p.expectSymbol("{", "to open the service block")
         var functions: [FirestoreSyntax.Function] = []

@@ -1,8 +1,10 @@
-/// A compiled rules file of either language: Firestore rules text, or Realtime Database JSON (a file whose first
-/// non-blank character is `{`).
+/// A compiled rules file of either language: Firestore rules text (documents, or storage when it declares
+/// `service firebase.storage`), or Realtime Database JSON (a file whose first non-blank character is `{`).
 public enum RulesFile: Sendable {
     /// Firestore rules (`service cloud.firestore { … }`).
     case firestore(FirestoreRuleset)
+    /// Storage rules (`service firebase.storage { … }`), the same language.
+    case storage(StorageRuleset)
     /// Realtime Database rules (`{"rules": {…}}`).
     case database(DatabaseRuleset)
 
@@ -22,14 +24,20 @@ public enum RulesFile: Sendable {
             }
             previous = character
         }
-        self =
-            isJSON ? .database(try DatabaseRuleset(source: source)) : .firestore(try FirestoreRuleset(source: source))
+        if isJSON {
+            self = .database(try DatabaseRuleset(source: source))
+        } else if source.firstRange(of: #/service\s+firebase\.storage/#) != nil {
+            self = .storage(try StorageRuleset(source: source))
+        } else {
+            self = .firestore(try FirestoreRuleset(source: source))
+        }
     }
 
     /// The source text.
     public var source: String {
         switch self {
         case .firestore(let rules): rules.source
+        case .storage(let rules): rules.source
         case .database(let rules): rules.source
         }
     }

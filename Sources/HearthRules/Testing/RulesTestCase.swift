@@ -13,7 +13,10 @@ public import HearthCore
 /// path, for `get()`/`exists()`), `documentsAfter` (for `getAfter()`; defaults to `documents` with this write applied),
 /// `time` (RFC 3339). Database fields: `method` (read, write), `path`, `tree` (the whole tree before), `data` (the
 /// value written at `path`; null deletes), `now` (milliseconds). `auth` is null, a uid string, or
-/// `{"uid", "token"}`. Data is plain JSON: whole numbers are integers, other numbers doubles.
+/// `{"uid", "token"}`. Storage fields: `method` (get, list, create, update, delete), `path` (the object name, or the
+/// prefix for list), `bucket` (default `demo.appspot.com`), `resource` (the stored object: `size`, `contentType`,
+/// `metadata`), `data` (the object as the write leaves it), `documents` (for `firestore.get()`). Data is plain JSON:
+/// whole numbers are integers, other numbers doubles.
 public struct RulesTestCase: Sendable {
     /// A label for reports.
     public var name: String
@@ -40,6 +43,8 @@ public struct RulesTestCase: Sendable {
     public var documentsAfter: [String: JSONValue]?
     /// The database tree before the request.
     public var tree: JSONValue?
+    /// The bucket of a storage case.
+    public var bucket: String
     /// `request.time` / `now`.
     public var time: Timestamp
     /// The expected outcome.
@@ -93,6 +98,7 @@ public struct RulesTestCase: Sendable {
         documents = json["documents"]?.objectValue ?? [:]
         documentsAfter = json["documentsAfter"]?.objectValue
         tree = json["tree"]
+        bucket = json["bucket"]?.stringValue ?? "demo.appspot.com"
         if let text = json["time"]?.stringValue {
             guard let parsed = Timestamp(rfc3339: text) else { throw RulesTestError("\(label): bad \"time\"") }
             time = parsed

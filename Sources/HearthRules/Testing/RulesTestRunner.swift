@@ -63,6 +63,8 @@ public enum RulesTestRunner {
                 if !decision.isAllowed { break }
             }
             return Result(testCase: testCase, decision: decision)
+        case .storage(let ruleset):
+            return runStorage(testCase, ruleset)
         case .database(let ruleset):
             let before = JSONTreeReader(root: testCase.tree)
             let now = testCase.time.microseconds / 1000
@@ -81,6 +83,32 @@ public enum RulesTestRunner {
                 return Result(testCase: testCase, error: "unknown method '\(testCase.method)' for database rules")
             }
         }
+    }
+
+    /// A storage case: `path` is the object name (for list, the prefix), `bucket` defaults to
+    /// `demo.appspot.com`, `resource` the stored object's metadata and `data` the object the write would leave
+    /// (`{"size", "contentType", "metadata", …}`), `documents` what `firestore.get()` reads.
+    static func runStorage(_ testCase: RulesTestCase, _ ruleset: StorageRuleset) -> Result {
+        guard let method = FirestoreMethod(rawValue: testCase.method) else {
+            return Result(testCase: testCase, error: "unknown method '\(testCase.method)' for storage rules")
+        }
+        let name = testCase.path.joined(separator: "/")
+        func object(_ json: JSONValue?) -> StorageRulesObject? {
+            guard let json, json.objectValue != nil else { return nil }
+            return StorageRulesObject(
+                name: json["name"]?.stringValue ?? name, bucket: testCase.bucket, size: json["size"]?.int64Value ?? 0,
+                contentType: json["contentType"]?.stringValue,
+                metadata: (json["metadata"]?.objectValue ?? [:]).compactMapValues(\.stringValue))
+        }
+        var documents: [String: [String: Value]] = [:]
+        for (path, data) in testCase.documents {
+            documents[trim(path)] = (data.objectValue ?? [:]).mapValues(Value.init(plainJSON:))
+        }
+        let request = StorageRequest(
+            method: method, bucket: testCase.bucket, name: name, auth: testCase.auth, time: testCase.time,
+            existing: object(testCase.resource), incoming: object(testCase.data))
+        let reader = MapDocumentReader(before: documents, after: documents)
+        return Result(testCase: testCase, decision: ruleset.authorize(request, reader: reader))
     }
 
     static func trim(_ path: String) -> String {

@@ -5,9 +5,9 @@ import HearthHTTP
 /// The one place the server turns a request's credential into the caller (`request.auth` for rules): every API
 /// asks it, so all agree on who is calling.
 ///
-/// Credentials, first found wins: `Authorization: Bearer <ID token or admin key>`, then the Realtime Database's
-/// `?auth=<ID token>`, then `?access_token=<ID token>`. The admin key (or `owner` in development mode) yields
-/// `AuthContext.admin`.
+/// Credentials, first found wins: `Authorization: Bearer <ID token or admin key>` (or `Firebase <…>`, as Storage
+/// clients send it), then the Realtime Database's `?auth=<ID token>`, then `?access_token=<ID token>`. The admin key
+/// (or `owner` in development mode) yields `AuthContext.admin`.
 struct RequestAuthenticator: Sendable {
     let service: AccountService
 
@@ -44,7 +44,8 @@ struct RequestAuthenticator: Sendable {
     static func credential(of request: HTTPRequest) throws(HearthError) -> String? {
         if let authorization = request.headers["Authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            // `Firebase <token>` is what Firebase's Storage clients send; it means the same as `Bearer`.
+            guard parts.count == 2, ["bearer", "firebase"].contains(parts[0].lowercased()), !parts[1].isEmpty else {
                 throw HearthError(.unauthenticated, "The Authorization header must be \"Bearer <ID token>\".")
             }
             return String(parts[1])

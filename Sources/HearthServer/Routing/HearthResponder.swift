@@ -12,6 +12,32 @@ struct HearthResponder: HTTPResponder {
     let logger: Logger
     /// Which browser origins may call the APIs; applied here so every API answers CORS alike.
     let cors: CORSPolicy
+    /// The APIs whose requests may stream their bodies (file uploads), asked once a head is in.
+    var streamingAPIs: [any StreamingAPI] = []
+
+    var streamsBodies: Bool { !streamingAPIs.isEmpty }
+
+    func bodyPlan(for request: HTTPRequest) -> HTTPBodyPlan {
+        guard cors.preflight(request) == nil else { return .buffered }
+        for api in streamingAPIs {
+            guard let (route, plan) = api.bodyPlan(for: request) else { continue }
+            let start = DispatchTime.now().uptimeNanoseconds
+            switch plan {
+            case .buffered:
+                return .buffered
+            case .reject(let response):
+                guard case .response(let answered) = observe(.response(response), route: route, request, start: start)
+                else { return plan }
+                return .reject(answered)
+            case .streamed(let sink):
+                return .streamed(
+                    ObservedSink(sink) { [self] request, reply in
+                        observe(reply, route: route, request, start: start)
+                    })
+            }
+        }
+        return .buffered
+    }
 
     func reply(to request: HTTPRequest) -> HTTPReply {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -20,6 +46,11 @@ struct HearthResponder: HTTPResponder {
             return .response(preflight)
         }
         let (route, reply) = route(request)
+        return observe(reply, route: route, request, start: start)
+    }
+
+    /// Records `reply`'s metrics and log line when it is answered, and adds the CORS headers.
+    private func observe(_ reply: HTTPReply, route: String, _ request: HTTPRequest, start: UInt64) -> HTTPReply {
         let corsHeaders = cors.responseHeaders(for: request)
         switch reply {
         case .response(var response):

@@ -3,8 +3,8 @@ public import HearthCore
 public import HearthRules
 import Synchronization
 
-/// The rules in force for this server — document rules and tree rules (per namespace) — swapped atomically on
-/// reload.
+/// The rules in force for this server — document rules, tree rules (per namespace) and storage rules — swapped
+/// atomically on reload.
 ///
 /// The one entry point every API uses (documents, tree, listeners): read ``firestoreRules`` / ``databaseRules`` once
 /// per request and judge with them, so a reload never splits a request between two rule sets. Admin callers bypass
@@ -16,6 +16,8 @@ public final class RulesEngine: Sendable {
         var database: DatabaseRuleset
         /// Tree rules put through `PUT /.settings/rules.json?ns=…`, by namespace; kept in memory, as the emulator does.
         var databaseByNamespace: [String: DatabaseRuleset] = [:]
+        /// The storage rules: the `--storage-rules` file, or the default without one.
+        var storage: StorageRuleset
     }
 
     private let state: Mutex<State>
@@ -25,6 +27,8 @@ public final class RulesEngine: Sendable {
 
     /// The document rules in force.
     public var firestoreRules: FirestoreRuleset { state.withLock { $0.firestore } }
+    /// The storage rules in force.
+    public var storageRules: StorageRuleset { state.withLock { $0.storage } }
     /// The tree rules in force for a namespace: the ones put for it, else for the default namespace the
     /// `--database-rules` file. Any other namespace starts with closed rules when there is a file, as each new database
     /// of the Firebase emulator does; without a file every namespace shares the default (open in `--dev`, closed
@@ -37,7 +41,7 @@ public final class RulesEngine: Sendable {
         }
     }
 
-    /// Loads `--rules` and `--database-rules`. Without a file, development mode is open (with a warning) and
+    /// Loads `--rules`, `--database-rules` and `--storage-rules`. Without a file, development mode is open (with a warning) and
     /// production denies every client (with a log line saying so).
     /// - Throws: `INVALID_ARGUMENT` naming `file:line:column` when a rules file has an error.
     public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
@@ -45,7 +49,8 @@ public final class RulesEngine: Sendable {
         self.logger = logger
         let firestore = try Self.loadFirestore(configuration, logger: logger)
         let database = try Self.loadDatabase(configuration, logger: logger)
-        state = Mutex(State(firestore: firestore, database: database))
+        let storage = try Self.loadStorage(configuration, logger: logger)
+        state = Mutex(State(firestore: firestore, database: database, storage: storage))
     }
 
     /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force; rules
@@ -71,6 +76,14 @@ public final class RulesEngine: Sendable {
                     state.databaseByNamespace[configuration.projectID] = nil
                 }
                 databaseRulesChanged()
+            } catch {
+                errors.append(error.message)
+            }
+        }
+        if configuration.storageRulesFile != nil {
+            do {
+                let storage = try Self.loadStorage(configuration, logger: logger)
+                state.withLock { $0.storage = storage }
             } catch {
                 errors.append(error.message)
             }
@@ -145,23 +158,25 @@ public final class RulesEngine: Sendable {
     ) throws(HearthError)
         -> FirestoreRuleset
     {
-        guard let path = configuration.rulesFile else {
-            if configuration.devMode {
-                logger.warning("NO DOCUMENT RULES: development mode without --rules allows every client everything")
-                return .allowAll
-            }
-            logger.info("no --rules file: document access is denied to every client (admin credentials still work)")
-            return .denyAll
-        }
-        do {
-            return try FirestoreRuleset(source: try read(path))
-        } catch let error as RulesSyntaxError {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
-        } catch let error as HearthError {
-            throw error
-        } catch {
-            throw .invalidArgument("\(path): \(error)")
-        }
+        try load(
+            configuration.rulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO DOCUMENT RULES: development mode without --rules allows every client everything",
+            notice: "no --rules file: document access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try FirestoreRuleset(source: source) }
+    }
+
+    private static func loadStorage(
+        _ configuration: ServerConfiguration, logger: Logger
+    ) throws(HearthError)
+        -> StorageRuleset
+    {
+        try load(
+            configuration.storageRulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO STORAGE RULES: development mode without --storage-rules allows every client everything",
+            notice: "no --storage-rules file: file access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try StorageRuleset(source: source) }
     }
 
     private static func loadDatabase(
@@ -169,24 +184,33 @@ public final class RulesEngine: Sendable {
     ) throws(HearthError)
         -> DatabaseRuleset
     {
-        guard let path = configuration.databaseRulesFile else {
-            if configuration.devMode {
-                logger.warning(
-                    "NO TREE RULES: development mode without --database-rules allows every client everything")
-                return .allowAll
+        try load(
+            configuration.databaseRulesFile, devMode: configuration.devMode, logger: logger,
+            open: .allowAll, closed: .denyAll,
+            warning: "NO TREE RULES: development mode without --database-rules allows every client everything",
+            notice: "no --database-rules file: tree access is denied to every client (admin credentials still work)"
+        ) { source throws(RulesSyntaxError) in try DatabaseRuleset(source: source) }
+    }
+
+    /// One language's rules: the file compiled by `compile` (an error names `file:line:column`), or without a file
+    /// `open` in development mode (with `warning`) and `closed` otherwise (with `notice`).
+    private static func load<Rules>(
+        _ path: String?, devMode: Bool, logger: Logger, open: Rules, closed: Rules, warning: String, notice: String,
+        compile: (String) throws(RulesSyntaxError) -> Rules
+    ) throws(HearthError) -> Rules {
+        guard let path else {
+            if devMode {
+                logger.warning(warning)
+                return open
             }
-            logger.info(
-                "no --database-rules file: tree access is denied to every client (admin credentials still work)")
-            return .denyAll
+            logger.info(notice)
+            return closed
         }
+        let source = try read(path)
         do {
-            return try DatabaseRuleset(source: try read(path))
-        } catch let error as RulesSyntaxError {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
-        } catch let error as HearthError {
-            throw error
+            return try compile(source)
         } catch {
-            throw .invalidArgument("\(path): \(error)")
+            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
         }
     }
 }

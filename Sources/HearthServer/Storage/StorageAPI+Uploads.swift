@@ -1,0 +1,114 @@
+import HearthCore
+import HearthHTTP
+import HearthStorage
+
+extension StorageAPI {
+    /// The buffered uploads: multipart, and the resumable protocol's `start`, `query` and `cancel`. (Media uploads
+    /// and resumable chunks stream; see `bodyPlan`.)
+    func upload(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPReply {
+        switch UploadKind(request) {
+        case .multipart:
+            return try multipart(request, route)
+        case .resumable(let command) where command.start:
+            return .response(try startSession(request, route))
+        case .resumable(let command) where command.query:
+            let session = try sessionFor(request, route)
+            return .response(ResumableResponses.active(received: session.received))
+        case .resumable(let command) where command.cancel:
+            let session = try sessionFor(request, route)
+            try access.check(
+                request, .create, bucket: route.bucket, name: session.name,
+                incoming: StorageAccess.incoming(
+                    bucket: route.bucket, name: session.name, size: Int(session.received),
+                    attributes: session.attributes))
+            try store.cancel(session)
+            return .response(HTTPResponse(status: 200, headers: [("X-Goog-Upload-Status", "cancelled")]))
+        default:
+            throw .invalidArgument(
+                "X-Goog-Upload-Command must be start, upload, finalize, query or cancel for a resumable upload.")
+        }
+    }
+
+    /// `multipart/related`: the metadata part, then the file part. Buffered, so limited to the request body limit.
+    private func multipart(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPReply {
+        let (name, attributes, file) = try MultipartRelated.upload(request)
+        let existing = try store.object(bucket: route.bucket, name: name)
+        try access.check(
+            request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
+            incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: file.count, attributes: attributes)
+        )
+        let object = try store.put(file, bucket: route.bucket, name: name, attributes: attributes)
+        return .response(StorageJSON.response(object))
+    }
+
+    /// `X-Goog-Upload-Command: start`: a new session; its URL is in `X-Goog-Upload-URL`.
+    private func startSession(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPResponse {
+        let (name, attributes) = try Self.sessionTarget(
+            request, contentType: request.headers["X-Goog-Upload-Header-Content-Type"])
+        if let size = request.headers["X-Goog-Upload-Header-Content-Length"].flatMap(Int.init),
+            size > store.configuration.maxObjectBytes
+        {
+            return StorageErrorResponses.tooLarge(store.configuration.maxObjectBytes)
+        }
+        let declared = request.headers["X-Goog-Upload-Header-Content-Length"].flatMap(Int.init) ?? 0
+        let existing = try store.object(bucket: route.bucket, name: name)
+        try access.check(
+            request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
+            incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: declared, attributes: attributes))
+        let session = try store.startSession(bucket: route.bucket, name: name, attributes: attributes)
+        let host = request.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
+        let url =
+            "http://\(host)/v0/b/\(Self.percentEncoded(route.bucket))/o?name=\(Self.percentEncoded(name))"
+            + "&upload_id=\(session.id)&upload_protocol=resumable"
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("X-Goog-Upload-Status", "active"), ("X-Goog-Upload-URL", url),
+                ("X-Goog-Upload-Control-URL", url), ("X-Goog-Upload-Chunk-Granularity", "262144"),
+                ("X-GUploader-UploadID", session.id),
+            ])
+    }
+
+    private func sessionFor(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> UploadSession {
+        guard let id = request.queryValue("upload_id"), let session = try store.session(id),
+            session.bucket == route.bucket
+        else {
+            throw .notFound("No live upload session with this upload_id (it finished, was cancelled or expired).")
+        }
+        return session
+    }
+
+    /// A resumable session's object from the start request: the name from the JSON metadata body (else `?name=`),
+    /// the attributes from `contentType` (a header) and then the metadata's fields.
+    static func sessionTarget(
+        _ request: HTTPRequest, contentType: String?
+    ) throws(HearthError) -> (
+        name: String, attributes: ObjectAttributes
+    ) {
+        var metadata = try jsonObject(request.body)
+        let name = metadata["name"]?.stringValue ?? request.queryValue("name") ?? ""
+        guard !name.isEmpty else { throw .invalidArgument("A resumable upload needs the object name.") }
+        try ObjectName.validate(name)
+        metadata["name"] = nil
+        var attributes = ObjectAttributes(contentType: contentType)
+        try attributes.apply(metadata)
+        return (name, attributes)
+    }
+
+    /// `text` with everything but unreserved characters percent-encoded, for a query value.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

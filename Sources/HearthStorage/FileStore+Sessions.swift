@@ -1,0 +1,182 @@
+import Foundation
+public import HearthCore
+import HearthSQLite
+
+/// A resumable upload in progress: where it will land and how many bytes are safely on disk.
+public struct UploadSession: Sendable, Equatable {
+    /// The session ID, part of the upload URL.
+    public var id: String
+    /// The target bucket.
+    public var bucket: String
+    /// The target object name.
+    public var name: String
+    /// Bytes received and flushed to disk; the next chunk must start here.
+    public var received: Int64
+    /// The attributes the object will get.
+    public var attributes: ObjectAttributes
+    /// When the session expires, in milliseconds since 1970.
+    public var expiresMillis: Int64
+    let blobID: String
+}
+
+extension FileStore {
+    /// Starts a resumable upload of `name` in `bucket`: an empty file in `tmp/` and a session row.
+    public func startSession(
+        bucket: String, name: String, attributes: ObjectAttributes
+    ) throws(HearthError)
+        -> UploadSession
+    {
+        try ObjectName.validate(name)
+        let blobID = StorageLayout.newBlobID()
+        let path = layout.temporaryPath(blobID)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageErrors.io("create an upload file", errno) }
+        closeDescriptor(descriptor)
+        let lifetime = configuration.sessionLifetime.components.seconds * 1000
+        let session = UploadSession(
+            id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
+            expiresMillis: Self.nowMillis() + lifetime, blobID: blobID)
+        let attributesJSON = String(decoding: JSONValue.object(attributes.json).serialized(), as: UTF8.self)
+        do {
+            try withDatabase { db in
+                try db.execute(
+                    """
+                    INSERT INTO upload_sessions (id, bucket, name, blob, received, attributes, expires_ms)
+                    VALUES (\(session.id), \(bucket), \(name), \(blobID), 0, \(attributesJSON), \(session.expiresMillis))
+                    """)
+            }
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return session
+    }
+
+    /// The live session `id`, or `nil` (unknown, finished, cancelled or expired).
+    public func session(_ id: String) throws(HearthError) -> UploadSession? {
+        guard StorageLayout.isBlobID(id) else { return nil }
+        let now = Self.nowMillis()
+        return try withDatabase { db throws -> UploadSession? in
+            guard
+                let row = try db.fetchOne(
+                    """
+                    SELECT id, bucket, name, blob, received, attributes, expires_ms FROM upload_sessions
+                    WHERE id = \(id) AND expires_ms >= \(now)
+                    """)
+            else { return nil }
+            var attributes = ObjectAttributes()
+            if let fields = (try? JSONParser.parse(row.string(5) ?? "{}"))?.objectValue {
+                try? attributes.apply(fields)
+            }
+            return UploadSession(
+                id: row.string(0) ?? id, bucket: row.string(1) ?? "", name: row.string(2) ?? "",
+                received: row.int64(4) ?? 0, attributes: attributes, expiresMillis: row.int64(6) ?? now,
+                blobID: row.string(3) ?? "")
+        }
+    }
+
+    /// An appender for the next chunk of `session`, which must start at its `received` offset.
+    public func appender(for session: UploadSession) throws(HearthError) -> SessionAppender {
+        try SessionAppender(
+            path: layout.temporaryPath(session.blobID), session: session, maxBytes: configuration.maxObjectBytes)
+    }
+
+    /// Records a flushed chunk: the session now has `received` bytes.
+    func recordReceived(_ session: UploadSession, received: Int64) throws(HearthError) {
+        try withDatabase { db in
+            try db.execute("UPDATE upload_sessions SET received = \(received) WHERE id = \(session.id)")
+        }
+    }
+
+    /// Ends `session` by committing its bytes as the object: checksums read back from the file, fsync, rename, then
+    /// the object row and the session's removal.
+    public func finalize(_ session: UploadSession) throws(HearthError) -> StoredObject {
+        let path = layout.temporaryPath(session.blobID)
+        let sums = try Checksums.ofFile(at: path)
+        guard sums.size == session.received else {
+            throw .internal("The upload file holds \(sums.size) bytes; the session recorded \(session.received).")
+        }
+        let blobID = StorageLayout.newBlobID()
+        // Renamed first to a new ID, so the session row no longer protects it in a sweep, then placed.
+        let sealed = layout.temporaryPath(blobID)
+        guard rename(path, sealed) == 0 else { throw StorageErrors.io("finish an upload", errno) }
+        try? withDatabase { db in try db.execute("DELETE FROM upload_sessions WHERE id = \(session.id)") }
+        return try place(
+            blobAt: sealed, blobID: blobID, size: Int(sums.size), md5: sums.md5, crc32c: sums.crc32c,
+            bucket: session.bucket, name: session.name, attributes: session.attributes, ifGenerationMatch: nil)
+    }
+
+    /// Cancels `session` and removes its bytes; `false` when it was not live.
+    @discardableResult
+    public func cancel(_ session: UploadSession) throws(HearthError) -> Bool {
+        let removed = try withDatabase { db -> Bool in
+            try db.execute("DELETE FROM upload_sessions WHERE id = \(session.id)")
+            return db.changes > 0
+        }
+        unlink(layout.temporaryPath(session.blobID))
+        return removed
+    }
+}
+
+/// Writes one chunk of a resumable upload onto the end of its file.
+///
+/// `@unchecked Sendable` for the same reason as `BlobWriter`: handed between threads, used by one at a time.
+public final class SessionAppender: @unchecked Sendable {
+    private var descriptor: Int32
+    private let session: UploadSession
+    private let maxBytes: Int
+    /// Bytes written by this chunk.
+    public private(set) var written: Int64 = 0
+
+    init(path: String, session: UploadSession, maxBytes: Int) throws(HearthError) {
+        self.session = session
+        self.maxBytes = maxBytes
+        descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StorageErrors.io("open an upload file", errno) }
+        // A crash may have left bytes past what the session recorded; they are cut off and sent again.
+        guard ftruncate(descriptor, off_t(session.received)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
+            let code = errno
+            close(descriptor)
+            throw StorageErrors.io("open an upload file", code)
+        }
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(HearthError) {
+        guard descriptor >= 0 else { throw .failedPrecondition("The chunk was already finished.") }
+        guard Int(session.received + written) + bytes.count <= maxBytes else {
+            discard()
+            throw StorageErrors.tooLarge(maxBytes)
+        }
+        if let code = writeAll(descriptor, bytes) {
+            discard()
+            throw StorageErrors.io("write an upload", code)
+        }
+        written += Int64(bytes.count)
+    }
+
+    /// Flushes the chunk and records it in the session; returns the session's new `received`.
+    public func finish(in store: FileStore) throws(HearthError) -> Int64 {
+        guard descriptor >= 0 else { throw .failedPrecondition("The chunk was already finished.") }
+        if fsync(descriptor) != 0 {
+            let code = errno
+            discard()
+            throw StorageErrors.io("flush an upload", code)
+        }
+        close(descriptor)
+        descriptor = -1
+        let received = session.received + written
+        try store.recordReceived(session, received: received)
+        return received
+    }
+
+    /// Drops this chunk's bytes, keeping what the session had before it.
+    public func discard() {
+        guard descriptor >= 0 else { return }
+        _ = ftruncate(descriptor, off_t(session.received))
+        close(descriptor)
+        descriptor = -1
+    }
+}
