@@ -40,6 +40,7 @@ let package = Package(
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
         .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
+        .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
 
@@ -62,6 +63,7 @@ let package = Package(
             name: "HearthAuth",
             dependencies: [
                 "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail",
+                "HearthHTTPClient",
             ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
@@ -69,7 +71,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
-                "HearthListen", "HearthRules", "HearthCrypto",
+                "HearthListen", "HearthRules", "HearthCrypto", "HearthHTTPClient",
             ],
             swiftSettings: swiftSettings),
         .target(

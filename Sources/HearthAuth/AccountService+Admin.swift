@@ -24,14 +24,15 @@ extension AccountService {
     }
 
     /// `accounts:createAuthUri`'s answer for an address: whether it has an account, and how it signs in
-    /// (`password` when it has one). With email-enumeration protection, `nil`: the caller learns nothing.
+    /// (`password` when it has one, then each linked provider). With email-enumeration protection, `nil`: the caller learns nothing.
     public func signInMethods(email: String?) throws(AuthError) -> (registered: Bool, methods: [String])? {
         guard let email, !email.isEmpty else { throw AuthError("MISSING_IDENTIFIER") }
         guard Validation.isValidEmail(email) else { throw AuthError("INVALID_IDENTIFIER") }
         guard !configuration.emailEnumerationProtection else { return nil }
         let canonical = Validation.canonicalEmail(email)
         let user = try database.read { db in try UserRows.user(email: canonical, in: db) }
-        return (user != nil, user?.hasPassword == true ? ["password"] : [])
+        guard let user else { return (false, []) }
+        return (true, (user.hasPassword ? ["password"] : []) + user.providerLinks.map(\.providerID))
     }
 
     /// `accounts:delete`: the caller's own account (client, by ID token) or any (admin, by uid).
@@ -90,7 +91,7 @@ extension AccountService {
             let rows = try db.fetchAll(
                 "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))"
             )
-            return (count, rows.map(UserRows.decode))
+            return (count, try rows.compactMap { try UserRows.withLinks(UserRows.decode($0), db) })
         }
     }
 

@@ -18,7 +18,7 @@ public struct UpdateRequest: Sendable {
     public var photoURL: String?
     /// Attributes to clear: `DISPLAY_NAME`, `PHOTO_URL`, `EMAIL`, `PASSWORD`.
     public var deleteAttributes: [String] = []
-    /// Providers to unlink: `password`, `phone`.
+    /// Providers to unlink: `password`, `phone`, or a linked provider such as `google.com`.
     public var deleteProviders: [String] = []
     /// Disables or enables the account (admin only).
     public var disableUser: Bool?
@@ -125,6 +125,10 @@ extension AccountService {
                 user.passwordHash = nil
             }
             if request.deleteProviders.contains("phone") { user.phoneNumber = nil }
+            for provider in request.deleteProviders where provider != "password" && provider != "phone" {
+                try ProviderLinkRows.delete(providerID: provider, uid: user.uid, in: db)
+                user.providerLinks.removeAll { $0.providerID == provider }
+            }
             if let disable = request.disableUser {
                 // Refresh tokens stay stored so that a refresh answers USER_DISABLED, as Firebase's does, rather
                 // than INVALID_REFRESH_TOKEN; moving validSince on ends them (and every ID token) for good, so

@@ -12,6 +12,7 @@ extension AccountsAPI {
         case "signUp": signUp
         case "signInWithPassword": signInWithPassword
         case "signInWithCustomToken": signInWithCustomToken
+        case "signInWithIdp": signInWithIdp
         case "lookup": lookup
         case "update": update
         case "sendOobCode": sendOobCode
