@@ -148,7 +148,7 @@ let package = Package(
             name: "HearthServerTests", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HearthCore"],
+            name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -21,7 +21,7 @@ final class ProviderKeys: Sendable {
         var snapshot: Snapshot?
         var jwksURL: String?
         var jwksURLExpiresAt: Int64 = 0
-        var lastRefetch: Int64 = .min
+        var lastRefetch: Int64?
     }
 
     /// Keys kept from one JWKS; a larger set is cut here.
@@ -45,7 +45,7 @@ final class ProviderKeys: Sendable {
             let found = Self.matching(cached, keyID)
             if !found.isEmpty { return found }
             let mayRefetch = state.withLock { state in
-                guard now - state.lastRefetch >= Self.refetchInterval else { return false }
+                if let last = state.lastRefetch, now - last < Self.refetchInterval { return false }
                 state.lastRefetch = now
                 return true
             }
