@@ -195,3 +195,31 @@ struct FederatedSignInTests {
         }
     }
 }
+
+/// The `providers` configuration is checked at start-up: a server never runs with a provider it cannot verify.
+@Suite("Provider configuration")
+struct ProviderConfigurationTests {
+    @Test(
+        "a bad providers entry stops hearth serve with a message naming it",
+        arguments: [
+            (#"{"oidc.corp":{"issuer":"http://127.0.0.1:9","clientIds":["c"]}}"#, "must be an https URL"),
+            (#"{"myspace.com":{"clientIds":["c"]}}"#, "unknown provider \"myspace.com\""),
+            (#"{"google.com":{}}"#, "needs clientIds"),
+            (#"{"oidc.corp":{"clientIds":["c"]}}"#, "needs issuer"),
+            (#"{"facebook.com":{"appId":"1"}}"#, "needs appSecretFile"),
+            (#"{"google.com":{"clientIds":["c"],"secret":"x"}}"#, "unknown member \"secret\""),
+            (#"["google.com"]"#, "providers must be a JSON object"),
+        ])
+    func badProviders(json: String, mentioned: String) async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let run = try await runHearth(["serve", "--port", "0", "--data", data.path, "--providers", json])
+        guard case .exit(let status) = run.termination else {
+            Issue.record("hearth ended by \(run.termination)")
+            return
+        }
+        #expect(status != 0)
+        #expect(run.stderr.contains(mentioned), "stderr should say \(mentioned): \(run.stderr)")
+        #expect(!run.stdout.contains("listening on"))
+    }
+}

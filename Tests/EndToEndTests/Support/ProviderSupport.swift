@@ -23,9 +23,11 @@ enum Providers {
         ]
     }
 
-    /// Runs `body` with a fake provider and a production server configured for it through a config file.
+    /// Runs `body` with a fake provider and a production server configured for it through a config file; `rules`
+    /// and `databaseRules` are paths of rules files (documents default to open).
     static func withServer(
-        rules: String? = nil, _ body: (HearthProcess, FakeIdentityProvider) async throws -> Void
+        rules: String? = nil, databaseRules: String? = nil,
+        _ body: (HearthProcess, FakeIdentityProvider) async throws -> Void
     ) async throws {
         let idp = try FakeIdentityProvider()
         defer { idp.stop() }
@@ -47,6 +49,7 @@ enum Providers {
         options.dev = false
         options.environment = ["HEARTH_ADMIN_KEY": adminKey]
         options.extraArguments = ["--config", configPath, "--rules", rules ?? OpenRules.path]
+        if let databaseRules { options.extraArguments += ["--database-rules", databaseRules] }
         try await withHearth(options) { server in
             do {
                 try await body(server, idp)
