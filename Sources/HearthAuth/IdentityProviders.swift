@@ -65,7 +65,10 @@ public final class IdentityProviders: Sendable {
         guard !providerID.isEmpty else { throw AuthError("MISSING_PROVIDER_ID") }
         let kind = IdentityProviderConfiguration.kind(of: providerID)
         let configuration = configurations[providerID]
-        if devMode, configuration == nil || Self.isStatedClaims(credential.idToken) {
+        if devMode,
+            configuration == nil || Self.isStatedClaims(credential.idToken)
+                || Self.isStatedClaims(credential.accessToken)
+        {
             guard !Self.reservedIDs.contains(providerID), providerID.utf8.count <= 128 else {
                 throw AuthError("INVALID_PROVIDER_ID")
             }
@@ -85,7 +88,9 @@ public final class IdentityProviders: Sendable {
             }
             return try GitHubAPI(configuration: configuration, fetcher: fetcher).verify(accessToken: token)
         default:
-            guard let token = credential.idToken, !token.isEmpty else {
+            // An access-token-only provider (Facebook, GitHub) states its claims in the access token instead.
+            let statedAccessToken = credential.accessToken.flatMap { $0.first == "{" ? $0 : nil }
+            guard let token = credential.idToken ?? statedAccessToken, !token.isEmpty else {
                 throw AuthError.invalidIdpResponse("an id_token is required for \(providerID)")
             }
             var identity = try ProviderTokenVerifier(configuration: configuration, keys: keys).verify(
@@ -103,9 +108,12 @@ public final class IdentityProviders: Sendable {
     }
 
     /// Development mode: the identity the ID token's claims state, unverified (a JSON object, an unsigned JWT, or
-    /// the payload of any JWT for a provider that is not configured), as the Auth emulator accepts them.
+    /// the payload of any JWT for a provider that is not configured), as the Auth emulator accepts them; for
+    /// providers that only hand out access tokens, a JSON access token states the claims.
     static func statedIdentity(_ credential: Credential) throws(AuthError) -> FederatedIdentity {
-        guard let token = credential.idToken, !token.isEmpty else {
+        // An access-token-only provider (Facebook, GitHub) states its claims in the access token instead.
+        let statedAccessToken = credential.accessToken.flatMap { $0.first == "{" ? $0 : nil }
+        guard let token = credential.idToken ?? statedAccessToken, !token.isEmpty else {
             throw AuthError.invalidIdpResponse(
                 "development mode signs in with an id_token holding the claims, e.g. {\"sub\":\"123\"}")
         }
@@ -125,7 +133,7 @@ public final class IdentityProviders: Sendable {
         }
         claims["sub"] = .string(subject)
         var identity = ProviderTokenVerifier.identity(
-            providerID: credential.providerID, subject: subject, claims: claims, token: token)
+            providerID: credential.providerID, subject: subject, claims: claims, token: credential.idToken)
         identity.accessToken = credential.accessToken
         return identity
     }
