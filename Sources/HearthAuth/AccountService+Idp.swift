@@ -2,14 +2,25 @@ import HearthSQLite
 
 /// What `accounts:signInWithIdp` carries once its `postBody` is read.
 public struct IdpSignInRequest: Sendable {
-    /// The provider credential.
-    public var credential: IdentityProviders.Credential
+    /// The provider credential; `nil` for the end of a browser sign-in (``requestURI`` and ``sessionID``).
+    public var credential: IdentityProviders.Credential?
+    /// Where the provider sent the browser back, with its `code` and `state`.
+    public var requestURI: String?
+    /// The `sessionId` `accounts:createAuthUri` answered.
+    public var sessionID: String?
     /// The caller's ID token: link the provider identity to that account instead of signing in.
     public var idToken: String?
 
     /// A request to sign in (or, with `idToken`, link) with `credential`.
     public init(credential: IdentityProviders.Credential, idToken: String? = nil) {
         self.credential = credential
+        self.idToken = idToken
+    }
+
+    /// A request to end a browser sign-in started by `accounts:createAuthUri`.
+    public init(requestURI: String, sessionID: String?, idToken: String? = nil) {
+        self.requestURI = requestURI
+        self.sessionID = sessionID
         self.idToken = idToken
     }
 }
@@ -44,7 +55,13 @@ extension AccountService {
     {
         try limitAddress(context)
         let target = try request.idToken.map { token throws(AuthError) in try account(forIDToken: token).user.uid }
-        let identity = try providers.verify(request.credential, now: clock.seconds)
+        let identity =
+            if let credential = request.credential {
+                try providers.verify(credential, now: clock.seconds)
+            } else {
+                try providers.completeAuthorization(
+                    requestURI: request.requestURI ?? "", sessionID: request.sessionID, now: clock.seconds)
+            }
         var link = ProviderLink(providerID: identity.providerID, rawID: identity.rawID)
         link.email = identity.email
         link.displayName = identity.displayName
@@ -104,6 +121,15 @@ extension AccountService {
         return IdpSignInResult(
             identity: identity, user: user, tokens: tokens, isNewUser: outcome.isNew, needConfirmation: false,
             existingMethods: [])
+    }
+
+    /// `accounts:createAuthUri` with a `providerId`: the provider's authorization URL for a browser sign-in that
+    /// returns to `continueURI`, and the `sessionId` that ends it.
+    public func createAuthURI(
+        providerID: String, continueURI: String, context: RequestContext
+    ) throws(AuthError) -> (authURI: String, sessionID: String) {
+        try limitAddress(context)
+        return try providers.authorizationURI(providerID: providerID, redirectURI: continueURI, now: clock.seconds)
     }
 
     /// Records a sign-in of `user` through `link`: the link stored (or its profile refreshed), the account's empty

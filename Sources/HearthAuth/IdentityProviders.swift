@@ -27,8 +27,10 @@ public final class IdentityProviders: Sendable {
 
     let configurations: [String: IdentityProviderConfiguration]
     private let keys: [String: ProviderKeys]
-    private let fetcher: ProviderFetcher
+    let fetcher: ProviderFetcher
     let devMode: Bool
+    /// Browser sign-ins waiting for the provider's redirect.
+    let sessions = AuthorizationSessions()
 
     /// Provider IDs that name Hearth's own sign-in methods, never a federated provider.
     static let reservedIDs: Set<String> = ["password", "phone", "anonymous", "custom", "emailLink", "firebase"]
@@ -98,6 +100,21 @@ public final class IdentityProviders: Sendable {
             identity.accessToken = credential.accessToken
             return identity
         }
+    }
+
+    /// A configured OpenID Connect provider and its keys; `INVALID_PROVIDER_ID`, `OPERATION_NOT_ALLOWED`, or 501
+    /// for providers whose browser flow Hearth does not run (Facebook's and GitHub's are not OpenID Connect).
+    func openIDProvider(_ providerID: String) throws(AuthError) -> (IdentityProviderConfiguration, ProviderKeys) {
+        guard let kind = IdentityProviderConfiguration.kind(of: providerID) else {
+            throw AuthError("INVALID_PROVIDER_ID")
+        }
+        guard let configuration = configurations[providerID], let keys = keys[providerID] else {
+            throw AuthError.operationNotAllowed
+        }
+        guard kind == .openIDConnect else {
+            throw AuthError.notImplemented("the redirect flow for \(providerID) is not supported by Hearth")
+        }
+        return (configuration, keys)
     }
 
     /// Whether `token` is claims the client states itself: a JSON object, or a JWT with `alg: none`.

@@ -19,8 +19,8 @@ final class ProviderKeys: Sendable {
 
     private struct State: Sendable {
         var snapshot: Snapshot?
-        var jwksURL: String?
-        var jwksURLExpiresAt: Int64 = 0
+        var discovery: Discovery?
+        var discoveryExpiresAt: Int64 = 0
         var lastRefetch: Int64?
     }
 
@@ -79,24 +79,42 @@ final class ProviderKeys: Sendable {
         return snapshot
     }
 
-    /// The JWKS URL: configured, or the discovery document's `jwks_uri` (cached like the keys).
+    /// What the discovery document says: where the keys are, and the endpoints of the browser's code flow.
+    struct Discovery: Sendable {
+        var jwksURL: String?
+        var authorizationEndpoint: String?
+        var tokenEndpoint: String?
+    }
+
+    /// The JWKS URL: configured, or the discovery document's `jwks_uri`.
     private func jwksURL(now: Int64) throws(AuthError) -> String {
         if let url = configuration.jwksURL { return url }
-        if let known = state.withLock({ $0.jwksURLExpiresAt > now ? $0.jwksURL : nil }) { return known }
-        guard let discovery = configuration.expectedDiscoveryURL else {
-            throw AuthError.invalidIdpResponse("the provider has no discovery document configured")
-        }
-        let (value, headers, status) = try fetcher.json(discovery)
-        guard status == 200, let url = value["jwks_uri"]?.stringValue else {
-            throw AuthError.invalidIdpResponse(
-                "the provider's discovery document answered HTTP \(status) without jwks_uri")
-        }
-        let lifetime = ProviderFetcher.cacheLifetime(headers, fallback: 3600)
-        state.withLock { state in
-            state.jwksURL = url
-            state.jwksURLExpiresAt = now + lifetime
+        guard let url = try discovery(now: now).jwksURL else {
+            throw AuthError.invalidIdpResponse("the provider's discovery document has no jwks_uri")
         }
         return url
+    }
+
+    /// The discovery document, cached for as long as its `Cache-Control` allows (an hour when it says nothing).
+    func discovery(now: Int64) throws(AuthError) -> Discovery {
+        if let known = state.withLock({ $0.discoveryExpiresAt > now ? $0.discovery : nil }) { return known }
+        guard let url = configuration.expectedDiscoveryURL else {
+            throw AuthError.invalidIdpResponse("the provider has no discovery document configured")
+        }
+        let (value, headers, status) = try fetcher.json(url)
+        guard status == 200, case .object = value else {
+            throw AuthError.invalidIdpResponse("the provider's discovery document answered HTTP \(status)")
+        }
+        let discovery = Discovery(
+            jwksURL: value["jwks_uri"]?.stringValue,
+            authorizationEndpoint: value["authorization_endpoint"]?.stringValue,
+            tokenEndpoint: value["token_endpoint"]?.stringValue)
+        let lifetime = ProviderFetcher.cacheLifetime(headers, fallback: 3600)
+        state.withLock { state in
+            state.discovery = discovery
+            state.discoveryExpiresAt = now + lifetime
+        }
+        return discovery
     }
 
     /// An RSA (at least 2048 bits) or P-256 key from a JWK; `nil` for anything else.

@@ -81,14 +81,18 @@ struct ProviderTokenVerifier: Sendable {
         case (_?, nil):
             throw AuthError.invalidNonce("Nonce is missing in the request.")
         case (let hashed?, let raw?):
-            let digest = SHA256.hash(Array(raw.utf8)).map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined()
-            guard ConstantTime.equals(digest, hashed.lowercased()) else {
+            guard ConstantTime.equals(hexSHA256(raw), hashed.lowercased()) else {
                 throw AuthError.invalidNonce("the nonce does not match the ID token's")
             }
         }
+    }
+
+    /// The SHA-256 of `text` in lower-case hex: what an ID token's `nonce` holds for a raw nonce.
+    static func hexSHA256(_ text: String) -> String {
+        SHA256.hash(Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
     }
 
     /// The identity an ID token's claims describe.

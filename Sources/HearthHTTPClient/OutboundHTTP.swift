@@ -92,12 +92,13 @@ final class ResponseSink {
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n", "\r\n"])
         headers[name] = value
     }
 }
 
 extension Substring {
+    /// Without leading and trailing members of `set`; `"\r\n"` is one `Character`, so it must be in the set too.
     fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
         var view = self
         while let first = view.first, set.contains(first) { view.removeFirst() }

@@ -172,6 +172,8 @@ struct FederatedSignInTests {
         try await Providers.withServer { server, idp in
             let client = server.client
             try expectOK(await client.signInWithIdp("oidc.fake", idToken: try idp.idToken(["sub": "r-1"])))
+            // The JWKS said max-age=3600: a second sign-in uses the cached keys.
+            try expectOK(await client.signInWithIdp("oidc.fake", idToken: try idp.idToken(["sub": "r-1"])))
             let fetchesBefore = idp.jwksFetches
             #expect(fetchesBefore == 1)
             try idp.addRSAKey("rsa-2")

@@ -162,11 +162,20 @@ extension AccountsAPI {
         return AccountsJSON.response(object)
     }
 
-    /// `accounts:createAuthUri`, which `fetchSignInMethods(forEmail:)` calls.
+    /// `accounts:createAuthUri`: the sign-in methods of an address (`fetchSignInMethods(forEmail:)`), or with a
+    /// `providerId` the provider's authorization URL for a browser sign-in and its `sessionId`.
     func createAuthURI(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
         guard let continueURI = fields.string("continueUri"), !continueURI.isEmpty else {
             throw AuthError("MISSING_CONTINUE_URI")
+        }
+        if let providerID = fields.string("providerId"), fields.string("identifier") == nil {
+            let (authURI, sessionID) = try service.createAuthURI(
+                providerID: providerID, continueURI: continueURI, context: context)
+            return AccountsJSON.response([
+                "kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authURI),
+                "providerId": .string(providerID), "sessionId": .string(sessionID),
+            ])
         }
         let methods = try service.signInMethods(email: fields.string("identifier"))
         var object: [String: JSONValue] = [

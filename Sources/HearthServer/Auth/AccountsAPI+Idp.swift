@@ -10,8 +10,14 @@ extension AccountsAPI {
             throw AuthError("MISSING_REQUEST_URI")
         }
         let post = Fields(object: AccountsJSON.formFields(fields.string("postBody") ?? ""))
-        if post.string("code") != nil || (fields.string("postBody") == nil && requestURI.contains("code=")) {
-            throw AuthError.notImplemented("the authorization-code flow is not supported by Hearth yet")
+        let returnCredential = fields.bool("returnIdpCredential") ?? false
+        if post.string("providerId") == nil, fields.string("sessionId") != nil || requestURI.contains("code=") {
+            // The end of a browser sign-in that createAuthUri started.
+            let result = try service.signInWithIdp(
+                IdpSignInRequest(
+                    requestURI: requestURI, sessionID: fields.string("sessionId"), idToken: fields.string("idToken")),
+                context: context)
+            return AccountsJSON.response(Self.assertionResponse(result, returnCredential: returnCredential))
         }
         guard let providerID = post.string("providerId"), !providerID.isEmpty else {
             throw AuthError("INVALID_IDP_RESPONSE", "postBody has no providerId")
@@ -21,8 +27,7 @@ extension AccountsAPI {
             rawNonce: post.string("nonce"))
         let result = try service.signInWithIdp(
             IdpSignInRequest(credential: credential, idToken: fields.string("idToken")), context: context)
-        return AccountsJSON.response(
-            Self.assertionResponse(result, returnCredential: fields.bool("returnIdpCredential") ?? false))
+        return AccountsJSON.response(Self.assertionResponse(result, returnCredential: returnCredential))
     }
 
     /// Identity Toolkit's answer to a provider sign-in: the identity, the account, tokens — or `needConfirmation`

@@ -20,6 +20,15 @@ final class FakeIdentityProvider: Sendable {
         var emails: JSONValue
     }
 
+    /// An authorization code the provider handed a browser, and what redeeming it needs.
+    struct PendingCode: Sendable {
+        var clientID: String
+        var clientSecret: String
+        var redirectURI: String
+        var codeChallenge: String
+        var idToken: String
+    }
+
     private struct State: Sendable {
         var rsaKeys: [String: RSAPrivateKey] = [:]
         var ecKeys: [String: ECPrivateKey] = [:]
@@ -30,6 +39,7 @@ final class FakeIdentityProvider: Sendable {
         var facebookApps: [String: String] = [:]
         var facebookTokens: [String: FacebookToken] = [:]
         var githubTokens: [String: GitHubToken] = [:]
+        var codes: [String: PendingCode] = [:]
     }
 
     private let server: HTTPServer
@@ -124,6 +134,39 @@ final class FakeIdentityProvider: Sendable {
         return token
     }
 
+    /// An authorization code, as the provider's login page would redirect with: redeemable once at `/token` by
+    /// `clientID` with `clientSecret`, the same `redirectURI`, and the PKCE verifier of `codeChallenge`.
+    func authorizationCode(
+        clientID: String, clientSecret: String, redirectURI: String, codeChallenge: String, idToken: String
+    ) -> String {
+        let code = "code-" + UUID().uuidString
+        state.withLock {
+            $0.codes[code] = PendingCode(
+                clientID: clientID, clientSecret: clientSecret, redirectURI: redirectURI, codeChallenge: codeChallenge,
+                idToken: idToken)
+        }
+        return code
+    }
+
+    /// `POST /token`: an OAuth 2.0 authorization-code grant with PKCE (S256), answered with the ID token.
+    private static func token(_ request: HTTPRequest, _ state: Locked<State>) -> HTTPResponse {
+        var form: [String: String] = [:]
+        for pair in String(decoding: request.body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
+            if parts.count == 2 { form[parts[0]] = parts[1] }
+        }
+        let pending = state.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }
+        let challenge = Base64URL.encode(SHA256.hash(Array((form["code_verifier"] ?? "").utf8)))
+        guard request.method == "POST", form["grant_type"] == "authorization_code", let pending,
+            form["client_id"] == pending.clientID, form["client_secret"] == pending.clientSecret,
+            form["redirect_uri"] == pending.redirectURI, challenge == pending.codeChallenge
+        else { return json(["error": "invalid_grant"], status: 400) }
+        return json([
+            "access_token": .string("at-" + UUID().uuidString), "token_type": "Bearer",
+            "id_token": .string(pending.idToken),
+        ])
+    }
+
     private static func json(_ value: JSONValue, status: Int = 200, cache: String? = nil) -> HTTPResponse {
         var response = HTTPResponse.json(status: status, bytes: value.serialized())
         if let cache { response.headers.add(name: "Cache-Control", value: cache) }
@@ -182,6 +225,8 @@ final class FakeIdentityProvider: Sendable {
                 user = .object(object)
             }
             return json(user)
+        case "/token":
+            return token(request, state)
         case "/user", "/user/emails":
             let bearer = (request.headers["Authorization"] ?? "").replacingOccurrences(of: "Bearer ", with: "")
             guard let token = state.withLock({ $0.githubTokens[bearer] }) else {

@@ -8,13 +8,16 @@ enum Providers {
     static let adminKey = "provider-tests-admin-key-0123456789"
     static let facebookApp = "fb-app-1"
     static let facebookSecret = "fb-secret-1"
+    static let oidcSecret = "oidc-secret-1"
 
-    /// The `providers` object: `oidc.fake`, `google.com` and `apple.com` with the fake as issuer (client ID
-    /// `client-1`), Facebook's app `fb-app-1` and GitHub on the fake's APIs, and `oidc.down` at `downURL`.
-    static func configuration(_ idp: FakeIdentityProvider, secretFile: String, downURL: String) -> JSONValue {
+    /// The `providers` object: `oidc.fake` (with a client secret), `google.com` and `apple.com` with the fake as
+    /// issuer (client ID `client-1`), Facebook's app `fb-app-1` and GitHub on the fake's APIs, and `oidc.down` at `downURL`.
+    static func configuration(
+        _ idp: FakeIdentityProvider, secretFile: String, oidcSecretFile: String, downURL: String
+    ) -> JSONValue {
         let base = JSONValue.string(idp.baseURL)
         return [
-            "oidc.fake": ["issuer": base, "clientIds": ["client-1"]],
+            "oidc.fake": ["issuer": base, "clientIds": ["client-1"], "clientSecretFile": .string(oidcSecretFile)],
             "google.com": ["issuer": base, "clientIds": ["other-client", "client-1"]],
             "apple.com": ["issuer": base, "clientIds": "client-1"],
             "facebook.com": ["appId": .string(facebookApp), "appSecretFile": .string(secretFile), "apiUrl": base],
@@ -36,11 +39,14 @@ enum Providers {
         defer { files.remove() }
         let secret = files.url.appendingPathComponent("facebook-secret").path
         try facebookSecret.write(toFile: secret, atomically: true, encoding: .utf8)
+        let oidcSecretFile = files.url.appendingPathComponent("oidc-secret").path
+        try oidcSecret.write(toFile: oidcSecretFile, atomically: true, encoding: .utf8)
         // A port nothing listens on: a fake provider started and stopped at once.
         let down = try FakeIdentityProvider()
         down.stop()
         let config: JSONValue = [
-            "providers": configuration(idp, secretFile: secret, downURL: down.baseURL),
+            "providers": configuration(
+                idp, secretFile: secret, oidcSecretFile: oidcSecretFile, downURL: down.baseURL),
             "allowLoopbackProviders": true,
         ]
         let configPath = files.url.appendingPathComponent("hearth.json").path
