@@ -123,13 +123,25 @@ enum ProviderLinkRows {
             SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
             WHERE uid = \(uid) ORDER BY provider_id
             """
-        ).map { row in
-            var link = ProviderLink(providerID: row.string(0) ?? "", rawID: row.string(1) ?? "")
-            link.email = row.string(2)
-            link.displayName = row.string(3)
-            link.photoURL = row.string(4)
-            return link
-        }
+        ).map(decodeLink)
+    }
+
+    /// Up to `limit` identities at `providerID`, in user-ID order.
+    static func links(providerID: String, limit: Int, in db: SQLiteConnection) throws -> [ProviderLink] {
+        try db.fetchAll(
+            """
+            SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
+            WHERE provider_id = \(providerID) ORDER BY raw_id LIMIT \(limit)
+            """
+        ).map(decodeLink)
+    }
+
+    private static func decodeLink(_ row: SQLiteRow) -> ProviderLink {
+        var link = ProviderLink(providerID: row.string(0) ?? "", rawID: row.string(1) ?? "")
+        link.email = row.string(2)
+        link.displayName = row.string(3)
+        link.photoURL = row.string(4)
+        return link
     }
 
     /// The account `rawID` at `providerID` is linked to.

@@ -129,7 +129,9 @@ extension AccountService {
         providerID: String, continueURI: String, context: RequestContext
     ) throws(AuthError) -> (authURI: String, sessionID: String) {
         try limitAddress(context)
-        return try providers.authorizationURI(providerID: providerID, redirectURI: continueURI, now: clock.seconds)
+        return try providers.authorizationURI(
+            providerID: providerID, redirectURI: continueURI, now: clock.seconds,
+            devPickerURL: context.linkBaseURL + "/emulator/auth/handler")
     }
 
     /// Records a sign-in of `user` through `link`: the link stored (or its profile refreshed), the account's empty

@@ -14,6 +14,8 @@ final class AuthorizationSessions: Sendable {
         var codeVerifier: String
         var rawNonce: String
         var createdAt: Int64
+        /// Development mode: the sign-in goes through Hearth's provider picker, not a provider.
+        var viaDevPicker = false
     }
 
     /// Seconds a session waits for the provider's redirect.
@@ -40,6 +42,11 @@ final class AuthorizationSessions: Sendable {
         return id
     }
 
+    /// The session `id`, left in place, unless it is unknown or expired.
+    func peek(_ id: String, now: Int64) -> Session? {
+        sessions.withLock { sessions in sessions[id].flatMap { now - $0.createdAt < Self.lifetime ? $0 : nil } }
+    }
+
     /// Removes and returns the session `id`, unless it is unknown or expired.
     func take(_ id: String, now: Int64) -> Session? {
         sessions.withLock { sessions in
@@ -55,12 +62,27 @@ extension IdentityProviders {
     /// `accounts:createAuthUri` for a provider: where to send the browser (the provider's authorization endpoint
     /// with `client_id`, `redirect_uri` = `continueUri`, `state`, PKCE S256 and a nonce) and the `sessionId` to
     /// present when it comes back.
+    ///
+    /// In development mode a provider that is not configured goes through Hearth's provider picker at
+    /// `devPickerURL` instead, as the Auth emulator's `/emulator/auth/handler` does.
     public func authorizationURI(
-        providerID: String, redirectURI: String, now: Int64
+        providerID: String, redirectURI: String, now: Int64, devPickerURL: String
     ) throws(AuthError) -> (authURI: String, sessionID: String) {
         guard let url = URL(string: redirectURI), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host != nil
         else { throw AuthError("INVALID_CONTINUE_URI") }
+        if devMode && configurations[providerID] == nil {
+            guard !Self.reservedIDs.contains(providerID), !providerID.isEmpty, providerID.utf8.count <= 128 else {
+                throw AuthError("INVALID_PROVIDER_ID")
+            }
+            var session = AuthorizationSessions.Session(
+                providerID: providerID, redirectURI: redirectURI, state: Base64URL.encode(SecureRandom.bytes(24)),
+                codeVerifier: "", rawNonce: "", createdAt: now)
+            session.viaDevPicker = true
+            let sessionID = try sessions.start(session, now: now)
+            let query = "providerId=\(AccountService.percentEncode(providerID))&sessionId=\(sessionID)"
+            return ("\(devPickerURL)?\(query)", sessionID)
+        }
         let (configuration, keys) = try openIDProvider(providerID)
         guard let clientID = configuration.clientIDs.first,
             let endpoint = try keys.discovery(now: now).authorizationEndpoint
@@ -102,6 +124,14 @@ extension IdentityProviders {
         guard requestURI.hasPrefix(session.redirectURI), let code = item("code"), !code.isEmpty,
             let state = item("state"), ConstantTime.equals(state, session.state)
         else { throw AuthError.invalidIdpResponse("the redirect does not belong to this sign-in") }
+        if session.viaDevPicker {
+            // The picker's code is the stated claims themselves (development mode trusts them anyway).
+            guard devMode, let claims = Base64URL.decode(code) else {
+                throw AuthError.invalidIdpResponse("the redirect does not belong to this sign-in")
+            }
+            return try Self.statedIdentity(
+                Credential(providerID: session.providerID, idToken: String(decoding: claims, as: UTF8.self)))
+        }
         let (configuration, keys) = try openIDProvider(session.providerID)
         guard let endpoint = try keys.discovery(now: now).tokenEndpoint else {
             throw AuthError.invalidIdpResponse("the provider's discovery document has no token_endpoint")
