@@ -20,6 +20,7 @@ extension AccountsAPI {
         case "delete": delete
         case "createAuthUri": createAuthURI
         case "batchDelete": adminOnly(batchDelete)
+        case "batchCreate": adminOnly(batchCreate)
         case "query": adminOnly(query)
         default: nil
         }
