@@ -1,4 +1,5 @@
-import HearthCore
+import Foundation
+public import HearthCore
 import HearthSQLite
 
 /// One account of an import (`accounts:batchCreate`, what `firebase-admin`'s `import_users` sends).
@@ -32,6 +33,48 @@ public struct ImportedUser: Sendable {
 
     /// An empty record.
     public init() {}
+
+    /// A record as Identity Toolkit's `UserInfo` JSON has it — what `accounts:batchCreate` receives and
+    /// `firebase auth:export` writes (`lastSignedInAt` or `lastLoginAt`; bytes in base64).
+    public init(json: JSONValue) {
+        func string(_ name: String) -> String? {
+            switch json[name] {
+            case .string(let text)?: text
+            case .integer(let number)?: String(number)
+            default: nil
+            }
+        }
+        func flag(_ name: String) -> Bool { json[name] == .bool(true) || json[name] == "true" }
+        localID = string("localId")
+        email = string("email")
+        emailVerified = flag("emailVerified")
+        displayName = string("displayName")
+        photoURL = string("photoUrl")
+        phoneNumber = string("phoneNumber")
+        disabled = flag("disabled")
+        customAttributes = string("customAttributes")
+        createdAt = string("createdAt").flatMap { Int64($0) }
+        lastLoginAt = (string("lastLoginAt") ?? string("lastSignedInAt")).flatMap { Int64($0) }
+        passwordHash = Self.bytes(string("passwordHash"))
+        salt = Self.bytes(string("salt"))
+        providers = (json["providerUserInfo"]?.arrayValue ?? []).map { info in
+            var link = ProviderLink(
+                providerID: info["providerId"]?.stringValue ?? "", rawID: info["rawId"]?.stringValue ?? "")
+            link.email = info["email"]?.stringValue.map { $0.lowercased() }
+            link.displayName = info["displayName"]?.stringValue
+            link.photoURL = info["photoUrl"]?.stringValue
+            return link
+        }
+    }
+
+    /// Proto3 JSON `bytes`: base64, standard or URL-safe, padded or not.
+    public static func bytes(_ text: String?) -> [UInt8]? {
+        guard let text, !text.isEmpty else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.hasSuffix("=") { standard.removeLast() }
+        while standard.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map(Array.init)
+    }
 }
 
 /// How the imported password hashes were computed (`hashAlgorithm` and its parameters).
