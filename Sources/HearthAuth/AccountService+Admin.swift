@@ -8,8 +8,12 @@ extension AccountService {
         return try account(forIDToken: idToken).user
     }
 
-    /// `accounts:lookup` for an admin: every account matching any of the uids, emails or phone numbers, each once.
-    public func lookup(uids: [String], emails: [String], phoneNumbers: [String]) throws(AuthError) -> [UserRecord] {
+    /// `accounts:lookup` for an admin: every account matching any of the uids, emails, phone numbers or provider
+    /// identities (`federatedUserId`), each once.
+    public func lookup(
+        uids: [String], emails: [String], phoneNumbers: [String],
+        identities: [(providerID: String, rawID: String)] = []
+    ) throws(AuthError) -> [UserRecord] {
         try database.read { db in
             var found: [UserRecord] = []
             var seen: Set<String> = []
@@ -19,6 +23,10 @@ extension AccountService {
             for uid in uids { add(try UserRows.user(uid: uid, in: db)) }
             for email in emails { add(try UserRows.user(email: Validation.canonicalEmail(email), in: db)) }
             for phone in phoneNumbers { add(try UserRows.user(phoneNumber: phone, in: db)) }
+            for identity in identities {
+                let owner = try ProviderLinkRows.owner(providerID: identity.providerID, rawID: identity.rawID, in: db)
+                add(try owner.flatMap { try UserRows.user(uid: $0, in: db) })
+            }
             return found
         }
     }

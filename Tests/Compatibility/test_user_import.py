@@ -98,3 +98,17 @@ def test_unsupported_algorithm_and_limits(hearth, admin_app):
         key=None, headers={"Authorization": "Bearer owner"})
     assert response.status_code == 400
     assert response.json()["error"]["message"].startswith("INVALID_HASH_ROUNDS")
+
+
+def test_imported_provider_identity_is_found_by_provider_uid(hearth, admin_app):
+    uid = "prov-" + uuid.uuid4().hex[:8]
+    rawid = "gh-" + uuid.uuid4().hex[:8]
+    result = auth.import_users(
+        [auth.ImportUserRecord(uid=uid, provider_data=[auth.UserProvider(uid=rawid, provider_id="github.com")])],
+        app=admin_app)
+    assert result.success_count == 1, [e.reason for e in result.errors]
+    found = auth.get_users([auth.ProviderIdentifier("github.com", rawid),
+                            auth.ProviderIdentifier("github.com", "nobody")], app=admin_app)
+    assert [u.uid for u in found.users] == [uid]
+    assert len(found.not_found) == 1
+    assert auth.get_user(uid, app=admin_app).provider_data[0].uid == rawid

@@ -82,12 +82,15 @@ extension AccountsAPI {
         let fields = Fields(object: body)
         let users: [UserRecord]
         if context.isAdmin && fields.string("idToken") == nil {
-            if body["initialEmail"] != nil || body["federatedUserId"] != nil {
-                throw AuthError.notImplemented("Lookup by initialEmail or federatedUserId is not supported by Hearth.")
+            if body["initialEmail"] != nil {
+                throw AuthError.notImplemented("Lookup by initialEmail is not supported by Hearth.")
+            }
+            let identities = (body["federatedUserId"]?.arrayValue ?? []).map { entry in
+                (providerID: entry["providerId"]?.stringValue ?? "", rawID: entry["rawId"]?.stringValue ?? "")
             }
             users = try service.lookup(
                 uids: fields.strings("localId"), emails: fields.strings("email"),
-                phoneNumbers: fields.strings("phoneNumber"))
+                phoneNumbers: fields.strings("phoneNumber"), identities: identities)
         } else {
             users = [try service.lookup(idToken: fields.string("idToken"))]
         }
