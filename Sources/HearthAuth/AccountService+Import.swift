@@ -57,14 +57,7 @@ public struct ImportedUser: Sendable {
         lastLoginAt = (string("lastLoginAt") ?? string("lastSignedInAt")).flatMap { Int64($0) }
         passwordHash = Self.bytes(string("passwordHash"))
         salt = Self.bytes(string("salt"))
-        providers = (json["providerUserInfo"]?.arrayValue ?? []).map { info in
-            var link = ProviderLink(
-                providerID: info["providerId"]?.stringValue ?? "", rawID: info["rawId"]?.stringValue ?? "")
-            link.email = info["email"]?.stringValue.map { $0.lowercased() }
-            link.displayName = info["displayName"]?.stringValue
-            link.photoURL = info["photoUrl"]?.stringValue
-            return link
-        }
+        providers = (json["providerUserInfo"]?.arrayValue ?? []).map(ProviderLink.init(json:))
     }
 
     /// Proto3 JSON `bytes`: base64, standard or URL-safe, padded or not.

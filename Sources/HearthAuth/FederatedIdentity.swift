@@ -51,6 +51,15 @@ public struct ProviderLink: Sendable, Equatable {
         self.rawID = rawID
     }
 
+    /// A link as Identity Toolkit's `ProviderUserInfo` JSON has it (`providerId`, `rawId`, `email`, `displayName`,
+    /// `photoUrl`): what imports and `linkProviderUserInfo` carry.
+    public init(json: JSONValue) {
+        self.init(providerID: json["providerId"]?.stringValue ?? "", rawID: json["rawId"]?.stringValue ?? "")
+        email = json["email"]?.stringValue.map { $0.lowercased() }
+        displayName = json["displayName"]?.stringValue
+        photoURL = json["photoUrl"]?.stringValue
+    }
+
     /// Firebase's `federatedId` for this link.
     public var federatedID: String { Self.federatedID(providerID: providerID, rawID: rawID) }
 

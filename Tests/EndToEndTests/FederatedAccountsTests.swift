@@ -167,3 +167,44 @@ struct FederatedAccountsTests {
         }
     }
 }
+
+/// The admin API's `accounts:update` with `linkProviderUserInfo` (what the Node Admin SDK's `providerToLink` sends).
+@Suite("Admin provider links")
+struct AdminProviderLinkTests {
+    @Test("an admin links a provider identity to an account; that identity then signs the account in")
+    func adminLinks() async throws {
+        try await Providers.withServer { server, idp in
+            let client = server.client
+            let account = try await client.signUp("linked-by-admin@example.com")
+            let uid = try #require(account["localId"]?.stringValue)
+            let link: JSONValue = [
+                "localId": .string(uid),
+                "linkProviderUserInfo": ["providerId": "oidc.fake", "rawId": "admin-linked", "displayName": "Al"],
+            ]
+            let updated = try expectOK(await client.admin("update", link, credential: Providers.adminKey))
+            let providers = updated["providerUserInfo"]?.arrayValue?.compactMap { $0["providerId"]?.stringValue }
+            #expect(providers?.sorted() == ["oidc.fake", "password"])
+            let signedIn = try expectOK(
+                await client.signInWithIdp("oidc.fake", idToken: try idp.idToken(["sub": "admin-linked"])))
+            #expect(signedIn["localId"]?.stringValue == uid)
+            #expect(signedIn["isNewUser"] == false)
+            // The identity is taken now; a client may not link by this route at all.
+            let other = try await client.signUp("other-admin-link@example.com")
+            var second = link
+            if case .object(var members) = second {
+                members["localId"] = other["localId"]
+                second = .object(members)
+            }
+            expectAuthError(
+                try await client.admin("update", second, credential: Providers.adminKey),
+                "FEDERATED_USER_ID_ALREADY_LINKED")
+            var byClient = link
+            if case .object(var members) = byClient {
+                members["idToken"] = other["idToken"]
+                members["localId"] = nil
+                byClient = .object(members)
+            }
+            expectAuthError(try await client.accounts("update", byClient), "INSUFFICIENT_PERMISSION")
+        }
+    }
+}

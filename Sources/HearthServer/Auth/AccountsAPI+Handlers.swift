@@ -102,7 +102,7 @@ extension AccountsAPI {
 
     func update(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
-        for unsupported in ["provider", "upgradeToFederatedLogin", "linkProviderUserInfo", "mfa"]
+        for unsupported in ["provider", "upgradeToFederatedLogin", "mfa"]
         where body[unsupported] != nil {
             throw AuthError.notImplemented("\(unsupported) is not supported by Hearth")
         }
@@ -121,6 +121,7 @@ extension AccountsAPI {
         request.customAttributes = fields.string("customAttributes")
         request.validSince = fields.int("validSince")
         request.phoneNumber = fields.string("phoneNumber")
+        request.linkProvider = body["linkProviderUserInfo"].map(ProviderLink.init(json:))
         let result = try service.update(request, context: context)
         let user = result.user
         var object: [String: JSONValue] = [
