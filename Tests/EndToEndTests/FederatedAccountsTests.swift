@@ -166,11 +166,8 @@ struct FederatedAccountsTests {
             expectAuthError(try await client.signInWithIdp("password", idToken: #"{"sub":"1"}"#), "INVALID_PROVIDER_ID")
         }
     }
-}
 
-/// The admin API's `accounts:update` with `linkProviderUserInfo` (what the Node Admin SDK's `providerToLink` sends).
-@Suite("Admin provider links")
-struct AdminProviderLinkTests {
+    // The admin API's `accounts:update` with `linkProviderUserInfo` (what the Node Admin SDK's `providerToLink` sends).
     @Test("an admin links a provider identity to an account; that identity then signs the account in")
     func adminLinks() async throws {
         try await Providers.withServer { server, idp in
