@@ -36,9 +36,12 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
+            name: "CCrypt", pkgConfig: "libxcrypt",
+            providers: [.apt(["libcrypt-dev"]), .brew(["libxcrypt"])]),
 
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
-        .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium"], swiftSettings: swiftSettings),
+        .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),

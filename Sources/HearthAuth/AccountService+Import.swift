@@ -72,7 +72,7 @@ public struct ImportedUser: Sendable {
 
 /// How the imported password hashes were computed (`hashAlgorithm` and its parameters).
 public struct PasswordHashAlgorithm: Sendable {
-    /// `SCRYPT` (Firebase's modified scrypt), `STANDARD_SCRYPT` or `PBKDF2_SHA256`.
+    /// `SCRYPT` (Firebase's modified scrypt), `STANDARD_SCRYPT`, `PBKDF2_SHA256` or `BCRYPT`.
     public var name: String
     /// `SCRYPT`: the project's signer key (base64 in the console's password hash parameters).
     public var signerKey: [UInt8]?
@@ -161,6 +161,8 @@ extension AccountService {
             guard let rounds = algorithm.rounds, ImportedPasswordHash.pbkdf2Rounds.contains(rounds) else {
                 throw AuthError("INVALID_HASH_ROUNDS", "PBKDF2_SHA256 rounds must be 1…120000")
             }
+        case "BCRYPT":
+            break
         default:
             throw AuthError.notImplemented("hashAlgorithm \(algorithm.name) is not supported by Hearth")
         }
@@ -201,6 +203,8 @@ extension AccountService {
                     .firebaseScrypt(
                         signerKey: algorithm.signerKey ?? [], saltSeparator: algorithm.saltSeparator, salt: salt,
                         rounds: algorithm.rounds ?? 0, memoryCost: algorithm.memoryCost ?? 0, hash: hash)
+                case "BCRYPT":
+                    .bcrypt(String(decoding: hash, as: UTF8.self))
                 case "STANDARD_SCRYPT":
                     .scrypt(
                         salt: salt, n: algorithm.cpuMemoryCost ?? 0, r: algorithm.blockSize ?? 0,

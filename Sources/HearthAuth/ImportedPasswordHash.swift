@@ -16,6 +16,8 @@ public enum ImportedPasswordHash: Sendable, Equatable {
     case scrypt(salt: [UInt8], n: Int, r: Int, p: Int, hash: [UInt8])
     /// PBKDF2-HMAC-SHA-256 with `rounds` iterations.
     case pbkdf2SHA256(salt: [UInt8], rounds: Int, hash: [UInt8])
+    /// bcrypt: the whole `$2b$10$…` string, which carries its own cost and salt.
+    case bcrypt(String)
 
     /// Firebase's limits for its modified scrypt (rounds 1…8, memory cost 1…14).
     static let firebaseRounds = 1...8
@@ -36,6 +38,8 @@ public enum ImportedPasswordHash: Sendable, Equatable {
             "$scrypt$\(b64(salt))$\(n)$\(r)$\(p)$\(b64(hash))"
         case .pbkdf2SHA256(let salt, let rounds, let hash):
             "$pbkdf2-sha256$\(b64(salt))$\(rounds)$\(b64(hash))"
+        case .bcrypt(let hash):
+            "$bcrypt$\(b64(Array(hash.utf8)))"
         }
     }
 
@@ -60,6 +64,9 @@ public enum ImportedPasswordHash: Sendable, Equatable {
         case ("pbkdf2-sha256", 5):
             guard let salt = bytes(2), let rounds = Int(parts[3]), let hash = bytes(4) else { return nil }
             self = .pbkdf2SHA256(salt: salt, rounds: rounds, hash: hash)
+        case ("bcrypt", 3):
+            guard let hash = bytes(2) else { return nil }
+            self = .bcrypt(String(decoding: hash, as: UTF8.self))
         default:
             return nil
         }
@@ -92,6 +99,8 @@ public enum ImportedPasswordHash: Sendable, Equatable {
                 let derived = try KeyDerivation.pbkdf2SHA256(
                     password: bytes, salt: salt, iterations: rounds, length: hash.count)
                 return ConstantTime.equals(derived, hash)
+            case .bcrypt(let hash):
+                return BCrypt.verify(password, against: hash)
             }
         } catch {
             return false

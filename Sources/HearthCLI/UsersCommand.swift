@@ -21,7 +21,7 @@ enum UsersCommand {
                                         profiles, providers and password hashes; each signs in with its old
                                         password, upgraded to argon2id at that first sign-in
             --hash-algo NAME              SCRYPT (Firebase's; the console's password hash parameters),
-                                          STANDARD_SCRYPT or PBKDF2_SHA256
+                                          STANDARD_SCRYPT, PBKDF2_SHA256 or BCRYPT (no parameters)
             --hash-key B64 --salt-separator B64 --rounds N --mem-cost N     SCRYPT
             --mem-cost N --block-size N --parallelization N                 STANDARD_SCRYPT (N = cpu/memory cost)
             --rounds N                                                      PBKDF2_SHA256

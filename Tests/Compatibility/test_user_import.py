@@ -1,5 +1,5 @@
 """firebase-admin's `auth.import_users` against `hearth serve --dev`: Firebase's modified scrypt (the test vector of
-Firebase's own scrypt tool), standard scrypt and PBKDF2-SHA256; imported users sign in with their old password."""
+Firebase's own scrypt tool), standard scrypt, PBKDF2-SHA256 and bcrypt; imported users sign in with their old password."""
 
 import base64
 import hashlib
@@ -83,15 +83,27 @@ def test_standard_scrypt_and_pbkdf2_users(hearth, admin_app):
     assert sign_in(hearth, f"{pbkdf2_uid}@example.com", "standard pw").status_code == 400
 
 
+def test_bcrypt_users_sign_in(hearth, admin_app):
+    uid = "bc-" + uuid.uuid4().hex[:8]
+    # OpenBSD's bcrypt test vector: "U*U" with cost 5.
+    record = auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com",
+                                   password_hash=b"$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW")
+    result = auth.import_users([record], hash_alg=auth.UserImportHash.bcrypt(), app=admin_app)
+    assert result.success_count == 1, [e.reason for e in result.errors]
+    assert sign_in(hearth, f"{uid}@example.com", "U*V").status_code == 400
+    assert sign_in(hearth, f"{uid}@example.com", "U*U").status_code == 200
+    assert sign_in(hearth, f"{uid}@example.com", "U*U").status_code == 200
+
+
 def test_unsupported_algorithm_and_limits(hearth, admin_app):
-    record = auth.ImportUserRecord(uid="bc-" + uuid.uuid4().hex[:8], password_hash=b"$2a$10$abc", password_salt=None)
+    record = auth.ImportUserRecord(uid="md-" + uuid.uuid4().hex[:8], password_hash=b"abc", password_salt=b"s")
     try:
-        auth.import_users([record], hash_alg=auth.UserImportHash.bcrypt(), app=admin_app)
-        raise AssertionError("BCRYPT is not supported and must say so")
+        auth.import_users([record], hash_alg=auth.UserImportHash.md5(rounds=1), app=admin_app)
+        raise AssertionError("MD5 is not supported and must say so")
     except auth.UnexpectedResponseError as error:
-        assert "BCRYPT is not supported" in str(error)
+        assert "MD5 is not supported" in str(error)
     except Exception as error:  # the SDK may wrap a 501 differently
-        assert "BCRYPT" in str(error)
+        assert "MD5" in str(error)
     response = hearth.toolkit(
         "batchCreate", {"hashAlgorithm": "SCRYPT", "signerKey": "AAAA", "rounds": 9, "memoryCost": 14,
                         "users": [{"localId": "x", "passwordHash": "AAAA"}]},

@@ -36,3 +36,14 @@ import Testing
         )
     }
 }
+
+@Suite struct BCryptTests {
+    /// OpenBSD's bcrypt test vector, then the limits.
+    @Test func verifiesTheOpenBSDVector() {
+        let hash = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+        #expect(BCrypt.verify("U*U", against: hash))
+        #expect(!BCrypt.verify("U*V", against: hash))
+        #expect(!BCrypt.verify("U*U", against: hash.replacingOccurrences(of: "$2a$05$", with: "$2a$31$")))
+        #expect(!BCrypt.verify("U*U", against: "$1$notbcrypt"))
+    }
+}
