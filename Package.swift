@@ -36,10 +36,14 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
+            name: "CCrypt", pkgConfig: "libxcrypt",
+            providers: [.apt(["libcrypt-dev"]), .brew(["libxcrypt"])]),
 
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
-        .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium"], swiftSettings: swiftSettings),
+        .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
+        .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
 
@@ -67,6 +71,7 @@ let package = Package(
             name: "HearthAuth",
             dependencies: [
                 "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail",
+                "HearthHTTPClient",
             ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
@@ -74,7 +79,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
-                "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage",
+                "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage", "HearthHTTPClient",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -135,6 +140,8 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -160,7 +167,7 @@ let package = Package(
             name: "HearthServerTests", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HearthCore"],
+            name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

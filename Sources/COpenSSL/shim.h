@@ -21,6 +21,10 @@ static inline long hearth_BIO_get_mem_data(BIO *bio, char **data) {
 static inline EVP_PKEY *hearth_EVP_RSA_gen(unsigned int bits) {
     return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
 }
+/* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen; P-256 is the only curve ES256 uses. */
+static inline EVP_PKEY *hearth_EVP_EC_gen_P256(void) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+}
 /* EVP_PKEY_PUBLIC_KEY is a macro expression (a selection mask), which Swift does not import. */
 static inline int hearth_EVP_PKEY_PUBLIC_KEY(void) {
     return EVP_PKEY_PUBLIC_KEY;

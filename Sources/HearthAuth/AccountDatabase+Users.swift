@@ -25,7 +25,14 @@ enum UserRows {
     }
 
     static func user(uid: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid = \(uid)").map(decode)
+        try withLinks(db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid = \(uid)").map(decode), db)
+    }
+
+    /// `user` with its provider links read.
+    static func withLinks(_ user: UserRecord?, _ db: SQLiteConnection) throws -> UserRecord? {
+        guard var user else { return nil }
+        user.providerLinks = try ProviderLinkRows.links(uid: user.uid, in: db)
+        return user
     }
 
     /// Just what every request's token check needs — whether the account exists, is disabled, and since when its
@@ -37,18 +44,21 @@ enum UserRows {
     }
 
     static func user(email: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE email = \(email)").map(decode)
+        try withLinks(
+            db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE email = \(email)").map(decode), db)
     }
 
     static func user(phoneNumber: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE phone_number = \(phoneNumber)").map(decode)
+        try withLinks(
+            db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE phone_number = \(phoneNumber)").map(decode),
+            db)
     }
 
     /// Up to `limit` users with IDs after `afterUID`, in ID order: the admin listing's pages.
     static func page(after afterUID: String?, limit: Int, in db: SQLiteConnection) throws -> [UserRecord] {
         try db.fetchAll(
             "SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid > \(afterUID ?? "") ORDER BY uid LIMIT \(limit)"
-        ).map(decode)
+        ).compactMap { try withLinks(decode($0), db) }
     }
 
     static func count(in db: SQLiteConnection) throws -> Int {
@@ -102,6 +112,60 @@ enum UserRows {
 
     static func deleteAll(in db: SQLiteConnection) throws {
         try db.execute("DELETE FROM auth_users")
+    }
+}
+
+/// `auth_provider_links` rows: which provider identities belong to which account.
+enum ProviderLinkRows {
+    static func links(uid: String, in db: SQLiteConnection) throws -> [ProviderLink] {
+        try db.fetchAll(
+            """
+            SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
+            WHERE uid = \(uid) ORDER BY provider_id
+            """
+        ).map(decodeLink)
+    }
+
+    /// Up to `limit` identities at `providerID`, in user-ID order.
+    static func links(providerID: String, limit: Int, in db: SQLiteConnection) throws -> [ProviderLink] {
+        try db.fetchAll(
+            """
+            SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
+            WHERE provider_id = \(providerID) ORDER BY raw_id LIMIT \(limit)
+            """
+        ).map(decodeLink)
+    }
+
+    private static func decodeLink(_ row: SQLiteRow) -> ProviderLink {
+        var link = ProviderLink(providerID: row.string(0) ?? "", rawID: row.string(1) ?? "")
+        link.email = row.string(2)
+        link.displayName = row.string(3)
+        link.photoURL = row.string(4)
+        return link
+    }
+
+    /// The account `rawID` at `providerID` is linked to.
+    static func owner(providerID: String, rawID: String, in db: SQLiteConnection) throws -> String? {
+        try db.fetchOne(
+            "SELECT uid FROM auth_provider_links WHERE provider_id = \(providerID) AND raw_id = \(rawID)"
+        )?.string(0)
+    }
+
+    /// Links `link` to `uid`, or refreshes the profile of the existing link.
+    static func upsert(_ link: ProviderLink, uid: String, at milliseconds: Int64, in db: SQLiteConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO auth_provider_links(provider_id, raw_id, uid, email, display_name, photo_url, linked_at)
+            VALUES (\(link.providerID), \(link.rawID), \(uid), \(link.email), \(link.displayName), \(link.photoURL),
+                    \(milliseconds))
+            ON CONFLICT(provider_id, raw_id) DO UPDATE SET email = excluded.email,
+                display_name = excluded.display_name, photo_url = excluded.photo_url
+            """)
+    }
+
+    /// Unlinks `providerID` from `uid`.
+    static func delete(providerID: String, uid: String, in db: SQLiteConnection) throws {
+        try db.execute("DELETE FROM auth_provider_links WHERE uid = \(uid) AND provider_id = \(providerID)")
     }
 }
 

@@ -47,6 +47,24 @@ enum AccountSchema {
             CREATE INDEX auth_oob_codes_uid ON auth_oob_codes(uid);
             CREATE INDEX auth_oob_codes_expiry ON auth_oob_codes(expires_at);
             """
-        )
+        ),
+        (
+            2,
+            """
+            -- Provider identities linked to accounts: one row per (provider, provider user ID), at most one per
+            -- provider and account.
+            CREATE TABLE auth_provider_links(
+                provider_id TEXT NOT NULL,
+                raw_id TEXT NOT NULL,
+                uid TEXT NOT NULL REFERENCES auth_users(uid) ON DELETE CASCADE,
+                email TEXT,
+                display_name TEXT,
+                photo_url TEXT,
+                linked_at INTEGER NOT NULL,
+                PRIMARY KEY(provider_id, raw_id)
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX auth_provider_links_uid ON auth_provider_links(uid, provider_id);
+            """
+        ),
     ]
 }

@@ -8,8 +8,12 @@ extension AccountService {
         return try account(forIDToken: idToken).user
     }
 
-    /// `accounts:lookup` for an admin: every account matching any of the uids, emails or phone numbers, each once.
-    public func lookup(uids: [String], emails: [String], phoneNumbers: [String]) throws(AuthError) -> [UserRecord] {
+    /// `accounts:lookup` for an admin: every account matching any of the uids, emails, phone numbers or provider
+    /// identities (`federatedUserId`), each once.
+    public func lookup(
+        uids: [String], emails: [String], phoneNumbers: [String],
+        identities: [(providerID: String, rawID: String)] = []
+    ) throws(AuthError) -> [UserRecord] {
         try database.read { db in
             var found: [UserRecord] = []
             var seen: Set<String> = []
@@ -19,19 +23,24 @@ extension AccountService {
             for uid in uids { add(try UserRows.user(uid: uid, in: db)) }
             for email in emails { add(try UserRows.user(email: Validation.canonicalEmail(email), in: db)) }
             for phone in phoneNumbers { add(try UserRows.user(phoneNumber: phone, in: db)) }
+            for identity in identities {
+                let owner = try ProviderLinkRows.owner(providerID: identity.providerID, rawID: identity.rawID, in: db)
+                add(try owner.flatMap { try UserRows.user(uid: $0, in: db) })
+            }
             return found
         }
     }
 
     /// `accounts:createAuthUri`'s answer for an address: whether it has an account, and how it signs in
-    /// (`password` when it has one). With email-enumeration protection, `nil`: the caller learns nothing.
+    /// (`password` when it has one, then each linked provider). With email-enumeration protection, `nil`: the caller learns nothing.
     public func signInMethods(email: String?) throws(AuthError) -> (registered: Bool, methods: [String])? {
         guard let email, !email.isEmpty else { throw AuthError("MISSING_IDENTIFIER") }
         guard Validation.isValidEmail(email) else { throw AuthError("INVALID_IDENTIFIER") }
         guard !configuration.emailEnumerationProtection else { return nil }
         let canonical = Validation.canonicalEmail(email)
         let user = try database.read { db in try UserRows.user(email: canonical, in: db) }
-        return (user != nil, user?.hasPassword == true ? ["password"] : [])
+        guard let user else { return (false, []) }
+        return (true, (user.hasPassword ? ["password"] : []) + user.providerLinks.map(\.providerID))
     }
 
     /// `accounts:delete`: the caller's own account (client, by ID token) or any (admin, by uid).
@@ -90,7 +99,7 @@ extension AccountService {
             let rows = try db.fetchAll(
                 "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))"
             )
-            return (count, rows.map(UserRows.decode))
+            return (count, try rows.compactMap { try UserRows.withLinks(UserRows.decode($0), db) })
         }
     }
 

@@ -29,7 +29,7 @@ extension AccountService {
             accountLimiter.consume(email)
             throw protected ? AuthError.invalidLoginCredentials : AuthError.emailNotFound
         }
-        guard let hash = user.passwordHash, hasher.verify(password, against: hash) else {
+        guard let hash = user.passwordHash, verifyPassword(password, against: hash) else {
             if user.passwordHash == nil { _ = hasher.verify(password, against: decoyHash) }
             accountLimiter.consume(email)
             log(.info, "sign-in failed", ["reason": "password"])
@@ -37,8 +37,9 @@ extension AccountService {
         }
         guard !user.disabled else { throw AuthError.userDisabled }
         accountLimiter.reset(email)
-        // Hashes made with weaker parameters than today's are replaced now, while the password is at hand.
-        let rehash = hasher.needsRehash(hash) ? try hashPassword(password) : nil
+        // Imported hashes, and hashes made with weaker parameters than today's, are replaced now, while the password
+        // is at hand.
+        let rehash = passwordNeedsRehash(hash) ? try hashPassword(password) : nil
         let now = clock.milliseconds
         let signedIn: UserRecord = try database.write { db in
             guard var current = try UserRows.user(uid: user.uid, in: db) else { throw AuthError.emailNotFound }

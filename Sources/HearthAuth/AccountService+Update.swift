@@ -18,7 +18,7 @@ public struct UpdateRequest: Sendable {
     public var photoURL: String?
     /// Attributes to clear: `DISPLAY_NAME`, `PHOTO_URL`, `EMAIL`, `PASSWORD`.
     public var deleteAttributes: [String] = []
-    /// Providers to unlink: `password`, `phone`.
+    /// Providers to unlink: `password`, `phone`, or a linked provider such as `google.com`.
     public var deleteProviders: [String] = []
     /// Disables or enables the account (admin only).
     public var disableUser: Bool?
@@ -30,6 +30,8 @@ public struct UpdateRequest: Sendable {
     public var validSince: Int64?
     /// A new phone number (admin only).
     public var phoneNumber: String?
+    /// A provider identity to link (admin only, `linkProviderUserInfo`).
+    public var linkProvider: ProviderLink?
 
     /// An empty request.
     public init() {}
@@ -57,7 +59,7 @@ extension AccountService {
                 throw AuthError("INVALID_REQ_TYPE", "Unsupported request parameters.")
             }
             guard request.customAttributes == nil, request.emailVerified == nil, request.phoneNumber == nil,
-                request.validSince == nil
+                request.validSince == nil, request.linkProvider == nil
             else { throw AuthError.insufficientPermission }
         }
         if let code = request.oobCode { return try applyCode(code) }
@@ -125,6 +127,22 @@ extension AccountService {
                 user.passwordHash = nil
             }
             if request.deleteProviders.contains("phone") { user.phoneNumber = nil }
+            if let link = request.linkProvider {
+                guard !link.providerID.isEmpty, !link.rawID.isEmpty,
+                    !IdentityProviders.reservedIDs.contains(link.providerID)
+                else { throw AuthError("INVALID_PROVIDER_ID") }
+                let owner = try ProviderLinkRows.owner(providerID: link.providerID, rawID: link.rawID, in: db)
+                if let owner, owner != user.uid { throw AuthError("FEDERATED_USER_ID_ALREADY_LINKED") }
+                if owner == nil, user.providerLinks.contains(where: { $0.providerID == link.providerID }) {
+                    throw AuthError("PROVIDER_ALREADY_LINKED")
+                }
+                try ProviderLinkRows.upsert(link, uid: user.uid, at: now, in: db)
+                user.providerLinks = try ProviderLinkRows.links(uid: user.uid, in: db)
+            }
+            for provider in request.deleteProviders where provider != "password" && provider != "phone" {
+                try ProviderLinkRows.delete(providerID: provider, uid: user.uid, in: db)
+                user.providerLinks.removeAll { $0.providerID == provider }
+            }
             if let disable = request.disableUser {
                 // Refresh tokens stay stored so that a refresh answers USER_DISABLED, as Firebase's does, rather
                 // than INVALID_REFRESH_TOKEN; moving validSince on ends them (and every ID token) for good, so

@@ -26,6 +26,8 @@ public final class AccountService: Sendable {
     let addressLimiter: RateLimiter
     let accountLimiter: RateLimiter
     let mailLimiter: RateLimiter
+    /// The federated identity providers and their cached keys.
+    let providers: IdentityProviders
     /// A hash of a random password, verified against when the email is unknown so that the answer takes as long as
     /// for a known email with a wrong password (no timing oracle for which addresses have accounts).
     let decoyHash: String
@@ -69,6 +71,8 @@ public final class AccountService: Sendable {
         addressLimiter = RateLimiter(limit: configuration.rateLimits.attemptsPerAddress, clock: clock)
         accountLimiter = RateLimiter(limit: configuration.rateLimits.failedSignInsPerAccount, clock: clock)
         mailLimiter = RateLimiter(limit: configuration.rateLimits.mailsPerAccount, clock: clock)
+        providers = IdentityProviders(
+            configuration.identityProviders, policy: configuration.providerURLPolicy, devMode: configuration.devMode)
     }
 
     /// Waits for queued mail's first delivery attempt, then closes the database.

@@ -41,6 +41,10 @@ public struct AccountsConfiguration: Sendable, Equatable {
     /// Hosts a `continueUrl` may point at (Firebase's authorized domains), besides the hosts of ``publicURL`` and
     /// ``actionURL`` and, in development mode, `localhost` and `127.0.0.1`; any other is `UNAUTHORIZED_DOMAIN`.
     public var authorizedDomains: [String] = []
+    /// The federated identity providers accepted by `accounts:signInWithIdp`.
+    public var identityProviders: [IdentityProviderConfiguration] = []
+    /// Which identity-provider URLs may be fetched (`https`, and loopback `http` only when allowed).
+    public var providerURLPolicy = ProviderURLPolicy()
 
     /// A configuration for `projectID` with data in `dataDirectory`.
     public init(projectID: String, dataDirectory: String) {

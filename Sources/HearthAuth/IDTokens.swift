@@ -53,6 +53,7 @@ struct IDTokens: Sendable {
             claims["phone_number"] = .string(phone)
             identities["phone"] = [.string(phone)]
         }
+        for link in user.providerLinks { identities[link.providerID] = [.string(link.rawID)] }
         if provider == "anonymous" { claims["provider_id"] = "anonymous" }
         claims["iss"] = .string(issuer)
         claims["aud"] = .string(projectID)

@@ -30,6 +30,8 @@ public struct UserRecord: Sendable, Equatable {
     public var lastRefreshAt: Int64?
     /// Has signed in with a custom token.
     public var customAuth: Bool = false
+    /// Federated identities linked to the account (`google.com`, `facebook.com`, …), in provider order.
+    public var providerLinks: [ProviderLink] = []
 
     /// A new record.
     public init(uid: String, validSince: Int64, createdAt: Int64) {
@@ -41,6 +43,8 @@ public struct UserRecord: Sendable, Equatable {
     /// Has a password to sign in with.
     public var hasPassword: Bool { passwordHash != nil }
 
-    /// Anonymous: no email, password, phone or custom-token identity.
-    public var isAnonymous: Bool { email == nil && passwordHash == nil && phoneNumber == nil && !customAuth }
+    /// Anonymous: no email, password, phone, provider or custom-token identity.
+    public var isAnonymous: Bool {
+        email == nil && passwordHash == nil && phoneNumber == nil && !customAuth && providerLinks.isEmpty
+    }
 }

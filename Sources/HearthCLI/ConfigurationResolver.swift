@@ -14,8 +14,8 @@ enum ConfigurationResolver {
             ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
             ("--indexes", "HEARTH_INDEXES", "indexes"),
-        ] + AccountsOptions.keys + ListenOptions.keys + CORSOptions.keys + ConnectionOptions.keys
-        + StorageOptions.keys
+        ] + AccountsOptions.keys + ProvidersOptions.keys + ListenOptions.keys + CORSOptions.keys
+        + ConnectionOptions.keys + StorageOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -85,6 +85,7 @@ enum ConfigurationResolver {
             configuration.threads = number
         }
         try AccountsOptions.apply(value, switches: flags.switches, environment: environment, to: &configuration)
+        try ProvidersOptions.apply(value, switches: flags.switches, to: &configuration)
         try ListenOptions.apply(value, to: &configuration)
         try StorageOptions.apply(value, to: &configuration)
         try CORSOptions.apply(value, to: &configuration)
@@ -108,6 +109,7 @@ enum ConfigurationResolver {
             case .string(let text): values[key] = text
             case .integer(let number): values[key] = String(number)
             case .bool(let flag): values[key] = flag ? "1" : "0"
+            case .object where ProvidersOptions.objectKeys.contains(key): values[key] = value.jsonString
             default:
                 throw CommandLineArguments.UsageError(
                     description: "--config: \"\(key)\" must be a string, number or boolean")

@@ -31,7 +31,7 @@ enum ServeCommand {
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
-        + AccountsOptions.help + """
+        + AccountsOptions.help + ProvidersOptions.help + """
               --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
                                       databaseRules, storageRules, logLevel, threads      HEARTH_CONFIG
               -h, --help              show this help
@@ -49,8 +49,10 @@ enum ServeCommand {
                     "--threads", "--config",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
                     .union(StorageOptions.valueFlags)
-                    .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags),
-                switchFlags: Set(["--dev", "--help", "-h"]).union(AccountsOptions.switchFlags))
+                    .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags)
+                    .union(Set(ProvidersOptions.keys.map(\.flag)).subtracting(ProvidersOptions.switchFlags)),
+                switchFlags: Set(["--dev", "--help", "-h"]).union(AccountsOptions.switchFlags)
+                    .union(ProvidersOptions.switchFlags))
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
                 return 0

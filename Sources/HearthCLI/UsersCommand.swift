@@ -1,12 +1,13 @@
 import Foundation
 import HearthAuth
+import HearthCore
 import HearthMail
 
-/// `hearth users list|add|disable|enable|delete`: manages accounts in a data directory, with or without a running
+/// `hearth users list|add|import|disable|enable|delete`: manages accounts in a data directory, with or without a running
 /// server on it (SQLite's WAL lets both work at once).
 enum UsersCommand {
     static let help = """
-        USAGE: hearth users <list|add|disable|enable|delete> --data DIR [options]
+        USAGE: hearth users <list|add|import|disable|enable|delete> --data DIR [options]
 
           list                          every account: uid, email, verified, disabled, created
             --json                        one JSON object per line instead of a table
@@ -16,6 +17,14 @@ enum UsersCommand {
             --uid UID                     choose the uid (default: random)
             --display-name NAME
             --verified                    mark the email verified
+          import FILE                   the users of `firebase auth:export FILE` (JSON), with their uids,
+                                        profiles, providers and password hashes; each signs in with its old
+                                        password, upgraded to argon2id at that first sign-in
+            --hash-algo NAME              SCRYPT (Firebase's; the console's password hash parameters),
+                                          STANDARD_SCRYPT, PBKDF2_SHA256 or BCRYPT (no parameters)
+            --hash-key B64 --salt-separator B64 --rounds N --mem-cost N     SCRYPT
+            --mem-cost N --block-size N --parallelization N                 STANDARD_SCRYPT (N = cpu/memory cost)
+            --rounds N                                                      PBKDF2_SHA256
           disable UID|EMAIL             refuse sign-ins and refreshes; existing sessions end
           enable UID|EMAIL              allow the account again
           delete UID|EMAIL              delete the account and its sessions
@@ -28,7 +37,11 @@ enum UsersCommand {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
             let parsed = try CommandLineArguments(
-                arguments, valueFlags: ["--data", "--project", "--email", "--uid", "--display-name"],
+                arguments,
+                valueFlags: [
+                    "--data", "--project", "--email", "--uid", "--display-name", "--hash-algo", "--hash-key",
+                    "--salt-separator", "--rounds", "--mem-cost", "--block-size", "--parallelization",
+                ],
                 switchFlags: ["--json", "--password-stdin", "--verified", "--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
@@ -42,6 +55,7 @@ enum UsersCommand {
             switch action {
             case "list": try list(service, json: parsed.switches.contains("--json"))
             case "add": try add(service, parsed, environment: environment)
+            case "import": try importUsers(service, parsed)
             case "disable", "enable": try setDisabled(action == "disable", service, target(parsed))
             case "delete": try delete(service, target(parsed))
             default: throw CommandLineArguments.UsageError(description: "unknown action '\(action)'")
@@ -131,6 +145,60 @@ enum UsersCommand {
         }
         let result = try service.signUp(request, context: admin)
         print(result.user.uid)
+    }
+
+    /// `import FILE`: reads `firebase auth:export`'s JSON and imports it in batches of
+    /// ``AccountService/maximumImportBatch``; prints the count and each refused user.
+    private static func importUsers(_ service: AccountService, _ parsed: CommandLineArguments) throws {
+        guard parsed.positional.count == 2 else {
+            throw CommandLineArguments.UsageError(description: "import needs the exported file")
+        }
+        let path = parsed.positional[1]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineArguments.UsageError(description: "cannot read \(path)")
+        }
+        guard let users = (try? JSONParser.parse(Array(data)))?["users"]?.arrayValue else {
+            throw CommandLineArguments.UsageError(
+                description: "\(path) is not `firebase auth:export` JSON ({\"users\": [...]}); CSV is not read yet")
+        }
+        var algorithm: PasswordHashAlgorithm?
+        if let name = parsed.values["--hash-algo"] {
+            func number(_ flag: String) throws -> Int? {
+                guard let text = parsed.values[flag] else { return nil }
+                guard let value = Int(text) else {
+                    throw CommandLineArguments.UsageError(description: "\(flag) must be a number")
+                }
+                return value
+            }
+            var parameters = PasswordHashAlgorithm(name: name.uppercased())
+            parameters.signerKey = ImportedUser.bytes(parsed.values["--hash-key"])
+            parameters.saltSeparator = ImportedUser.bytes(parsed.values["--salt-separator"]) ?? []
+            parameters.rounds = try number("--rounds")
+            parameters.memoryCost = try number("--mem-cost")
+            parameters.cpuMemoryCost = try number("--mem-cost")
+            parameters.blockSize = try number("--block-size")
+            parameters.parallelization = try number("--parallelization")
+            algorithm = parameters
+        }
+        var imported = 0
+        var refused = 0
+        var start = 0
+        while start < users.count {
+            let batch = Array(users[start..<min(start + AccountService.maximumImportBatch, users.count)])
+            let errors = try service.batchCreate(batch.map(ImportedUser.init(json:)), algorithm: algorithm)
+            for error in errors {
+                let uid = batch[error.index]["localId"]?.stringValue ?? "#\(start + error.index)"
+                FileHandle.standardError.write(Data("refused \(uid): \(error.message)\n".utf8))
+            }
+            imported += batch.count - errors.count
+            refused += errors.count
+            start += batch.count
+        }
+        print("imported \(imported) user\(imported == 1 ? "" : "s"), \(refused) refused")
+        // A partial import must not look like a clean one to a script.
+        if refused > 0 {
+            throw AuthError("IMPORT_INCOMPLETE", "\(refused) user(s) were refused; the others were imported")
+        }
     }
 
     private static func setDisabled(_ disabled: Bool, _ service: AccountService, _ target: String) throws {

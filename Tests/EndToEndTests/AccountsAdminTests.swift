@@ -120,7 +120,7 @@ struct AccountsAdminTests {
             "POST", "/v1/projects/demo/accounts:query", json: #"{"returnUserInfo":false}"#,
             headers: ["Authorization": "Bearer owner"])
         #expect(hostless.status == 200, "\(hostless)")
-        let unsupported = try await client.admin("batchCreate", ["users": []])
+        let unsupported = try await client.admin("createSessionCookie", [:])
         #expect(unsupported.status == 501)
     }
 }

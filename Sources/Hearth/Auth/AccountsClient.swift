@@ -12,6 +12,33 @@ struct AccountsClient: Sendable {
         return try await send(url, body: data, contentType: "application/json")
     }
 
+    /// `accounts:signInWithIdp` with `credential`, linking to the account of `linking` (an ID token) when given.
+    /// A `needConfirmation` answer becomes `accountExistsWithDifferentCredential` carrying the address and the
+    /// credential to link later.
+    func signInWithIdp(_ credential: AuthCredential, linking: String?) async throws(AuthErrorCode) -> JSONValue {
+        guard let oauth = credential as? OAuthCredential else {
+            throw AuthErrorCode(.internalError, "Unsupported credential for \(credential.provider).")
+        }
+        var body: [String: JSONValue] = [
+            "postBody": .string(oauth.postBody), "requestUri": "http://localhost", "returnSecureToken": true,
+            "returnIdpCredential": true,
+        ]
+        if let linking { body["idToken"] = .string(linking) }
+        let json = try await call("signInWithIdp", body)
+        if json["needConfirmation"]?.boolValue == true {
+            let email = json["email"]?.stringValue
+            let pending = OAuthCredential(
+                provider: oauth.provider, idToken: json["oauthIdToken"]?.stringValue ?? oauth.idToken,
+                accessToken: json["oauthAccessToken"]?.stringValue ?? oauth.accessToken, rawNonce: oauth.rawNonce,
+                fullName: oauth.fullName)
+            throw AuthErrorCode(
+                .accountExistsWithDifferentCredential,
+                "An account already exists with the same email address but different sign-in credentials.",
+                email: email, updatedCredential: pending)
+        }
+        return json
+    }
+
     /// `POST /securetoken.googleapis.com/v1/token` with a refresh token; answers `id_token`, `refresh_token`,
     /// `expires_in` and `user_id`.
     func refresh(_ refreshToken: String) async throws(AuthErrorCode) -> JSONValue {

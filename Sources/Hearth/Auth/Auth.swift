@@ -128,6 +128,31 @@ public final class Auth: Sendable {
         callbacks.complete(completion) { try await self.signIn(withCustomToken: token) }
     }
 
+    /// Signs in with a provider credential (``GoogleAuthProvider``, ``FacebookAuthProvider``, ``OAuthProvider`` …),
+    /// creating the account at the first sign-in.
+    /// - Throws: ``AuthErrorCode`` — `accountExistsWithDifferentCredential` (with ``AuthErrorCode/email`` and
+    ///   ``AuthErrorCode/updatedCredential``) when another account has the provider's address,
+    ///   `invalidCredential` when the provider does not vouch for the credential, `operationNotAllowed` when the
+    ///   server has the provider turned off.
+    @discardableResult
+    public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        let json = try await client.signInWithIdp(credential, linking: nil)
+        let result = try signedIn(try AuthSession(signInResponse: json, isAnonymous: false, now: Date()))
+        // The answer describes the provider identity; the account's own profile and providers come from lookup.
+        try await result.user.reload()
+        try await result.user.adoptAppleName(of: credential)
+        return AuthDataResult(
+            user: result.user, additionalUserInfo: AdditionalUserInfo(assertion: json),
+            credential: credential as? OAuthCredential)
+    }
+
+    /// Completion-handler form of ``signIn(with:)``.
+    public func signIn(
+        with credential: AuthCredential, completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
+        callbacks.complete(completion) { try await self.signIn(with: credential) }
+    }
+
     /// Signs out locally: forgets the session (keychain item or file) and tells the listeners.
     /// - Throws: ``AuthErrorCode/Code/keychainError`` when the saved session cannot be removed.
     public func signOut() throws {
@@ -226,8 +251,16 @@ public final class Auth: Sendable {
 public final class AuthDataResult: Sendable {
     /// The signed-in user.
     public let user: User
+    /// What the provider said, for provider sign-ins and links.
+    public let additionalUserInfo: AdditionalUserInfo?
+    /// The provider credential used, for provider sign-ins and links.
+    public let credential: OAuthCredential?
 
-    init(user: User) { self.user = user }
+    init(user: User, additionalUserInfo: AdditionalUserInfo? = nil, credential: OAuthCredential? = nil) {
+        self.user = user
+        self.additionalUserInfo = additionalUserInfo
+        self.credential = credential
+    }
 }
 
 /// Identifies a state listener for ``Auth/removeStateDidChangeListener(_:)``.

@@ -27,14 +27,23 @@ public struct AuthErrorCode: CodedError {
         case tooManyRequests = 17010
         /// No account has this email address, or the account was deleted.
         case userNotFound = 17011
+        /// Another account has the provider's email address: sign in to it and link the pending credential
+        /// (``AuthErrorCode/updatedCredential``) — the address is in ``AuthErrorCode/email``.
+        case accountExistsWithDifferentCredential = 17012
         /// The operation needs a recent sign-in.
         case requiresRecentLogin = 17014
+        /// The account already has an identity at this provider.
+        case providerAlreadyLinked = 17015
+        /// The account has no identity at this provider to unlink.
+        case noSuchProvider = 17016
         /// The user's tokens are no longer valid; sign in again.
         case invalidUserToken = 17017
         /// The server could not be reached.
         case networkError = 17020
         /// The user's session expired or was revoked; sign in again.
         case userTokenExpired = 17021
+        /// The provider identity is already linked to another account.
+        case credentialAlreadyInUse = 17025
         /// The API key was refused.
         case invalidAPIKey = 17023
         /// The password is too weak.
@@ -45,6 +54,10 @@ public struct AuthErrorCode: CodedError {
         case invalidActionCode = 17030
         /// An email address is required.
         case missingEmail = 17034
+        /// The provider ID is not one the server knows.
+        case invalidProviderID = 17071
+        /// The raw nonce does not match the ID token's nonce, or one of them is missing.
+        case missingOrInvalidNonce = 17094
         /// The keychain or session file could not be read or written.
         case keychainError = 17995
         /// An unexpected server answer.
@@ -59,10 +72,35 @@ public struct AuthErrorCode: CodedError {
     /// What went wrong; for server errors, the server's code and detail (never a password or token).
     public let message: String
 
+    /// With ``Code/accountExistsWithDifferentCredential``: the address the other account has.
+    public let email: String?
+    /// With ``Code/accountExistsWithDifferentCredential``: the provider credential to link once signed in to that
+    /// account.
+    public let updatedCredential: AuthCredential?
+
     /// Creates an error.
     public init(_ code: Code, _ message: String) {
+        self.init(code, message, email: nil, updatedCredential: nil)
+    }
+
+    /// Creates an error carrying the address and pending credential of "account exists with different credential".
+    init(_ code: Code, _ message: String, email: String?, updatedCredential: AuthCredential?) {
         self.code = code
         self.message = message
+        self.email = email
+        self.updatedCredential = updatedCredential
+    }
+
+    /// Equal when code, message and address are (the credential is not compared).
+    public static func == (lhs: AuthErrorCode, rhs: AuthErrorCode) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.email == rhs.email
+    }
+
+    /// Hashes code, message and address.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(email)
     }
 
     /// `emailAlreadyInUse`.
@@ -93,6 +131,14 @@ public struct AuthErrorCode: CodedError {
     public static let requiresRecentLogin = Code.requiresRecentLogin
     /// `internalError`.
     public static let internalError = Code.internalError
+    /// `accountExistsWithDifferentCredential`.
+    public static let accountExistsWithDifferentCredential = Code.accountExistsWithDifferentCredential
+    /// `credentialAlreadyInUse`.
+    public static let credentialAlreadyInUse = Code.credentialAlreadyInUse
+    /// `providerAlreadyLinked`.
+    public static let providerAlreadyLinked = Code.providerAlreadyLinked
+    /// `noSuchProvider`.
+    public static let noSuchProvider = Code.noSuchProvider
 }
 
 extension AuthErrorCode {
@@ -121,6 +167,11 @@ extension AuthErrorCode {
             case "EXPIRED_OOB_CODE": .expiredActionCode
             case "INVALID_OOB_CODE": .invalidActionCode
             case "MISSING_EMAIL": .missingEmail
+            case "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse
+            case "PROVIDER_ALREADY_LINKED": .providerAlreadyLinked
+            case "NO_SUCH_PROVIDER": .noSuchProvider
+            case "INVALID_PROVIDER_ID": .invalidProviderID
+            case "MISSING_OR_INVALID_NONCE": .missingOrInvalidNonce
             case "MISSING_PASSWORD": .wrongPassword
             default: .internalError
             }

@@ -12,6 +12,8 @@ struct AuthSession: Codable, Sendable, Equatable {
     var idToken: String
     /// When ``idToken`` expires.
     var expiresAt: Date
+    /// The identities `accounts:lookup` last listed; optional so that sessions saved before it existed still load.
+    var providers: [ProviderUserInfo]?
 
     /// How long before expiry a token is replaced, so a request never carries one that expires in flight.
     static let refreshMargin: TimeInterval = 5 * 60
@@ -53,6 +55,15 @@ struct AuthSession: Codable, Sendable, Equatable {
         email = user["email"]?.stringValue
         displayName = user["displayName"]?.stringValue
         emailVerified = user["emailVerified"]?.boolValue ?? emailVerified
+        providers = (user["providerUserInfo"]?.arrayValue ?? []).compactMap { info in
+            guard let providerID = info["providerId"]?.stringValue else { return nil }
+            return ProviderUserInfo(
+                providerID: providerID,
+                uid: info["rawId"]?.stringValue ?? info["federatedId"]?.stringValue ?? "",
+                displayName: info["displayName"]?.stringValue,
+                photoURL: info["photoUrl"]?.stringValue.flatMap(URL.init),
+                email: info["email"]?.stringValue, phoneNumber: info["phoneNumber"]?.stringValue)
+        }
     }
 
     private static func seconds(_ json: JSONValue?) -> TimeInterval? {

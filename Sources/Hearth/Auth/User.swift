@@ -28,6 +28,9 @@ public final class User: Sendable {
     public var isAnonymous: Bool { session.withLock { $0.isAnonymous } }
     /// The refresh token (treat it as a secret).
     public var refreshToken: String? { session.withLock { $0.refreshToken } }
+    /// The account's identities (`password`, `google.com`, …) as of the last provider sign-in, link, unlink or
+    /// ``reload()``.
+    public var providerData: [any UserInfo] { session.withLock { $0.providers ?? [] } }
 
     /// The user's ID token, refreshed when it expires within five minutes or when `forcingRefresh` is set.
     /// - Throws: ``AuthErrorCode`` — `userTokenExpired` or `invalidUserToken` when the session was revoked (the
@@ -106,6 +109,62 @@ public final class User: Sendable {
         let json = try await auth.client.call("update", body)
         session.withLock { $0.displayName = name }
         try adoptTokens(from: json)
+    }
+
+    /// Links a provider credential to this account, so either signs it in from now on.
+    /// - Throws: ``AuthErrorCode`` — `credentialAlreadyInUse` when the identity belongs to another account,
+    ///   `providerAlreadyLinked` when this account has another identity at the provider, `emailAlreadyInUse` when
+    ///   the provider's address belongs to another account.
+    @discardableResult
+    public func link(with credential: AuthCredential) async throws -> AuthDataResult {
+        let token = try await getIDToken()
+        let json = try await auth.client.signInWithIdp(credential, linking: token)
+        try adoptTokens(from: json)
+        try await reload()
+        try await adoptAppleName(of: credential)
+        return AuthDataResult(
+            user: self, additionalUserInfo: AdditionalUserInfo(assertion: json),
+            credential: credential as? OAuthCredential)
+    }
+
+    /// Apple hands the user's name to the app at the first sign-in only, never in the ID token: it becomes the
+    /// display name of an account that has none.
+    func adoptAppleName(of credential: AuthCredential) async throws {
+        guard displayName == nil, let name = (credential as? OAuthCredential)?.fullName else { return }
+        let text = [name.givenName, name.familyName].compactMap { $0 }.joined(separator: " ")
+        if !text.isEmpty { try await updateDisplayName(to: text) }
+    }
+
+    /// Completion-handler form of ``link(with:)``.
+    public func link(
+        with credential: AuthCredential, completion: (@Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
+        auth.callbacks.complete(completion) { try await self.link(with: credential) }
+    }
+
+    /// Unlinks the identity at `provider` (`google.com`, `password`, …) from this account.
+    /// - Throws: ``AuthErrorCode/Code/noSuchProvider`` when the account has none there.
+    @discardableResult
+    public func unlink(fromProvider provider: String) async throws -> User {
+        if providerData.isEmpty { try await reload() }
+        guard providerData.contains(where: { $0.providerID == provider }) else {
+            throw AuthErrorCode(.noSuchProvider, "NO_SUCH_PROVIDER : the account has no \(provider) identity")
+        }
+        let token = try await getIDToken()
+        let json = try await auth.client.call(
+            "update", ["idToken": .string(token), "deleteProvider": [.string(provider)], "returnSecureToken": true])
+        let updated = session.withLock { session in
+            session.apply(lookup: json)
+            return session
+        }
+        try auth.sessionChanged(updated, of: self)
+        try adoptTokens(from: json)
+        return self
+    }
+
+    /// Completion-handler form of ``unlink(fromProvider:)``.
+    public func unlink(fromProvider provider: String, completion: (@Sendable (User?, (any Error)?) -> Void)? = nil) {
+        auth.callbacks.complete(completion) { try await self.unlink(fromProvider: provider) }
     }
 
     /// Deletes the account on the server and signs it out.

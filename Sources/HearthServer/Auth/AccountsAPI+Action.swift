@@ -89,7 +89,7 @@ extension AccountsAPI {
         }
     }
 
-    private func redirect(_ url: String) -> HTTPResponse {
+    func redirect(_ url: String) -> HTTPResponse {
         HTTPResponse(status: 303, headers: [("Location", url)], body: [])
     }
 
@@ -131,7 +131,7 @@ extension AccountsAPI {
             """)
     }
 
-    private func html(_ body: String, status: Int = 200) -> HTTPResponse {
+    func html(_ body: String, status: Int = 200) -> HTTPResponse {
         var response = Responses.text(
             "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>\(configuration.accounts.appName)</title></head><body>\(body)</body></html>",
             status: status, contentType: "text/html; charset=utf-8")

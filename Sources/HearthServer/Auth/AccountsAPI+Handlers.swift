@@ -12,6 +12,7 @@ extension AccountsAPI {
         case "signUp": signUp
         case "signInWithPassword": signInWithPassword
         case "signInWithCustomToken": signInWithCustomToken
+        case "signInWithIdp": signInWithIdp
         case "lookup": lookup
         case "update": update
         case "sendOobCode": sendOobCode
@@ -19,6 +20,7 @@ extension AccountsAPI {
         case "delete": delete
         case "createAuthUri": createAuthURI
         case "batchDelete": adminOnly(batchDelete)
+        case "batchCreate": adminOnly(batchCreate)
         case "query": adminOnly(query)
         default: nil
         }
@@ -80,12 +82,15 @@ extension AccountsAPI {
         let fields = Fields(object: body)
         let users: [UserRecord]
         if context.isAdmin && fields.string("idToken") == nil {
-            if body["initialEmail"] != nil || body["federatedUserId"] != nil {
-                throw AuthError.notImplemented("Lookup by initialEmail or federatedUserId is not supported by Hearth.")
+            if body["initialEmail"] != nil {
+                throw AuthError.notImplemented("Lookup by initialEmail is not supported by Hearth.")
+            }
+            let identities = (body["federatedUserId"]?.arrayValue ?? []).map { entry in
+                (providerID: entry["providerId"]?.stringValue ?? "", rawID: entry["rawId"]?.stringValue ?? "")
             }
             users = try service.lookup(
                 uids: fields.strings("localId"), emails: fields.strings("email"),
-                phoneNumbers: fields.strings("phoneNumber"))
+                phoneNumbers: fields.strings("phoneNumber"), identities: identities)
         } else {
             users = [try service.lookup(idToken: fields.string("idToken"))]
         }
@@ -97,7 +102,7 @@ extension AccountsAPI {
 
     func update(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
-        for unsupported in ["provider", "upgradeToFederatedLogin", "linkProviderUserInfo", "mfa"]
+        for unsupported in ["provider", "upgradeToFederatedLogin", "mfa"]
         where body[unsupported] != nil {
             throw AuthError.notImplemented("\(unsupported) is not supported by Hearth")
         }
@@ -116,6 +121,7 @@ extension AccountsAPI {
         request.customAttributes = fields.string("customAttributes")
         request.validSince = fields.int("validSince")
         request.phoneNumber = fields.string("phoneNumber")
+        request.linkProvider = body["linkProviderUserInfo"].map(ProviderLink.init(json:))
         let result = try service.update(request, context: context)
         let user = result.user
         var object: [String: JSONValue] = [
@@ -161,11 +167,20 @@ extension AccountsAPI {
         return AccountsJSON.response(object)
     }
 
-    /// `accounts:createAuthUri`, which `fetchSignInMethods(forEmail:)` calls.
+    /// `accounts:createAuthUri`: the sign-in methods of an address (`fetchSignInMethods(forEmail:)`), or with a
+    /// `providerId` the provider's authorization URL for a browser sign-in and its `sessionId`.
     func createAuthURI(_ body: [String: JSONValue], _ context: RequestContext) throws(AuthError) -> HTTPResponse {
         let fields = Fields(object: body)
         guard let continueURI = fields.string("continueUri"), !continueURI.isEmpty else {
             throw AuthError("MISSING_CONTINUE_URI")
+        }
+        if let providerID = fields.string("providerId"), fields.string("identifier") == nil {
+            let (authURI, sessionID) = try service.createAuthURI(
+                providerID: providerID, continueURI: continueURI, context: context)
+            return AccountsJSON.response([
+                "kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authURI),
+                "providerId": .string(providerID), "sessionId": .string(sessionID),
+            ])
         }
         let methods = try service.signInMethods(email: fields.string("identifier"))
         var object: [String: JSONValue] = [

@@ -30,6 +30,8 @@ struct AccountsAPI: API {
             return ("accounts.jwks", .response(jwks()))
         case "/emulator/action", "/__/auth/action":
             return ("accounts.action", action(request))
+        case "/emulator/auth/handler":
+            return ("accounts.picker", devPicker(request))
         default:
             break
         }

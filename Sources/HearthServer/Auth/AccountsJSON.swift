@@ -100,6 +100,16 @@ enum AccountsJSON {
         if let phone = user.phoneNumber {
             providers.append(["providerId": "phone", "phoneNumber": .string(phone), "rawId": .string(phone)])
         }
+        for link in user.providerLinks {
+            var info: [String: JSONValue] = [
+                "providerId": .string(link.providerID), "rawId": .string(link.rawID),
+                "federatedId": .string(link.federatedID),
+            ]
+            if let email = link.email { info["email"] = .string(email) }
+            if let name = link.displayName { info["displayName"] = .string(name) }
+            if let photo = link.photoURL { info["photoUrl"] = .string(photo) }
+            providers.append(.object(info))
+        }
         return providers
     }
 

@@ -36,6 +36,10 @@ public struct AccountsSettings: Sendable, Equatable {
     public var idTokenLifetime: Int64 = 3600
     /// Mail goes to the in-memory outbox even outside development mode (for tests).
     public var useOutbox: Bool = false
+    /// Federated identity providers (`accounts:signInWithIdp`), from the config file's `providers` object.
+    public var identityProviders: [IdentityProviderConfiguration] = []
+    /// Provider URLs may be plain `http` to a loopback address (tests, or a provider on the same machine).
+    public var allowLoopbackProviders: Bool = false
 
     /// The defaults.
     public init() {}

@@ -21,6 +21,8 @@ enum AccountsSetup {
         accounts.publicURL = settings.publicURL
         accounts.actionURL = settings.actionURL
         accounts.authorizedDomains = settings.authorizedDomains
+        accounts.identityProviders = settings.identityProviders
+        accounts.providerURLPolicy = ProviderURLPolicy(allowsLoopbackHTTP: settings.allowLoopbackProviders)
         do {
             return try AccountService(
                 configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))
