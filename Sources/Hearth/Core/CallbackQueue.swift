@@ -19,6 +19,14 @@ final class CallbackQueue: Sendable {
     /// Queues `work` on the current queue.
     func async(_ work: @escaping @Sendable () -> Void) { current.async(execute: work) }
 
+    /// Returns once everything queued so far has run. An `async` write awaits this after its answer, so it resumes
+    /// after the listeners heard of the write, as a completion handler queued behind them would run.
+    func drain() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            async { continuation.resume() }
+        }
+    }
+
     /// Runs `body` in a task and reports its result to `completion` on this queue.
     func complete<T: Sendable>(
         _ completion: (@Sendable (T?, (any Error)?) -> Void)?, _ body: @escaping @Sendable () async throws -> T

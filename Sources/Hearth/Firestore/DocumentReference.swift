@@ -157,7 +157,7 @@ public final class DocumentReference: Sendable, Hashable, CustomStringConvertibl
     }
 
     private func commit(_ write: Write) async throws {
-        try await firestore.writeQueue.submit([write])
+        try await firestore.commit([write])
     }
 
     private func submit(

@@ -62,7 +62,7 @@ public final class WriteBatch: Sendable {
     public func commit() async throws {
         let list = try writes.withLock { $0 }.get()
         guard !list.isEmpty else { return }
-        try await firestore.writeQueue.submit(list)
+        try await firestore.commit(list)
     }
 
     /// Completion-handler form of ``commit()``: the writes are queued, in call order, when this returns; `completion`
