@@ -37,3 +37,10 @@ struct CommandLineArguments {
         }
     }
 }
+
+extension CommandLineArguments {
+    /// The data directory a command works on: `--data`, else `HEARTH_DATA`, else `./hearth-data`, as `serve`'s.
+    func dataDirectory(environment: [String: String]) -> String {
+        values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
+    }
+}

@@ -26,7 +26,7 @@ enum IndexesCommand {
                 throw CommandLineArguments.UsageError(
                     description: "unexpected argument \(parsed.positional[0])")
             }
-            let directory = parsed.values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
+            let directory = parsed.dataDirectory(environment: environment)
             print(try LearnedIndexes.indexesJSON(inDirectory: directory), terminator: "")
             return 0
         } catch let error as CommandLineArguments.UsageError {

@@ -72,7 +72,7 @@ enum UsersCommand {
 
     /// The accounts of the data directory, opened as the server opens them but with no mail going anywhere.
     static func openService(_ parsed: CommandLineArguments, environment: [String: String]) throws -> AccountService {
-        let directory = parsed.values["--data"] ?? environment["HEARTH_DATA"] ?? "./hearth-data"
+        let directory = parsed.dataDirectory(environment: environment)
         let project = parsed.values["--project"] ?? environment["HEARTH_PROJECT"] ?? "demo"
         return try AccountService(
             configuration: AccountsConfiguration(projectID: project, dataDirectory: directory), mailer: Outbox())

@@ -172,6 +172,9 @@ struct ProductionParityCursorAndWriteTests {
         // Below one document: its subcollections' documents at any depth.
         let below = #"{"from":[{"allDescendants":true}]}"#
         #expect(try await client.query(below, parent: "\(c)/d1").names == [FS.name("\(c)/d1/sub/e1")])
+        // A count of it is answered from the names alone, over the same subtree.
+        let count = try await client.aggregate(below, aggregations: #"[{"alias":"n","count":{}}]"#, parent: "\(c)/d1")
+        #expect(count["result"]?["aggregateFields"]?["n"] == FS.json(#"{"integerValue":"1"}"#))
         let filtered = #"{"from":[{"allDescendants":true}],"where":\#(Q.field("n", "EQUAL", Q.int(1)))}"#
         expectError(try await client.runQuery(filtered), 400, "INVALID_ARGUMENT", messageContains: ["kindless"])
         let notDescendants = #"{"from":[{}]}"#

@@ -64,8 +64,8 @@ struct GroupNameSource: CandidateSource {
     let collectionID: String
     let range: KeyRange
     let descending: Bool
-    /// For a kindless scan below a document, the text range of its subtree's collection paths.
-    private let subtree: (lower: String, upper: String)?
+    /// For a kindless scan, the condition that keeps it to the parent's subtree.
+    private let kindless: SQLQuery
     private var buffer: [(String, [UInt8])] = []
     private var position = 0
     private var last: [UInt8]?
@@ -78,8 +78,14 @@ struct GroupNameSource: CandidateSource {
         let prefix = IndexKey.encode(segments: parent.segments)
         range = prefix.isEmpty ? .all : KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))
         self.descending = descending
-        // `/` + 1 is `0`: every path below `parent/` sorts in ["parent/", "parent0").
-        subtree = parent.segments.isEmpty ? nil : ("\(parent)/", "\(parent)0")
+        kindless = Self.documents(below: parent)
+    }
+
+    /// The condition on `documents` that holds for every document below `parent`, whatever its collection. The
+    /// primary key's `collection` column narrows to the subtree: `/` + 1 is `0`, so every collection path below
+    /// `parent/` sorts in ["parent/", "parent0").
+    static func documents(below parent: ResourcePath) -> SQLQuery {
+        parent.segments.isEmpty ? "1" : "collection >= \("\(parent)/") AND collection < \("\(parent)0")"
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
@@ -87,14 +93,9 @@ struct GroupNameSource: CandidateSource {
             guard !exhausted else { return nil }
             var query: SQLQuery = "SELECT collection || '/' || id, name_key FROM documents WHERE "
             if collectionID.isEmpty {
-                // Kindless: every collection below the parent. The primary key's `collection` column narrows to
-                // the parent's subtree (its collections' paths all start with `parent/`); no index orders by name
-                // alone, so each page is sorted — kindless queries are the rare recursive deletes.
-                if let below = subtree {
-                    query.append("collection >= \(below.lower) AND collection < \(below.upper)")
-                } else {
-                    query.append("1")
-                }
+                // Kindless: every collection below the parent. No index orders by name alone, so each page is
+                // sorted — kindless queries are the rare recursive deletes.
+                query.append(kindless)
             } else {
                 query.append("collection_id = \(collectionID)")
             }

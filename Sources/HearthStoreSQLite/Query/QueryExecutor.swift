@@ -257,12 +257,9 @@ private struct IndexCount {
         case .names:
             try add("SELECT 1 FROM documents WHERE collection = \(collection)")
         case .groupNames where query.isKindless:
-            // Every document below the parent: its subtree's collection paths lie in ["parent/", "parent0").
-            let parent = query.parent
-            try add(
-                parent.segments.isEmpty
-                    ? "SELECT 1 FROM documents"
-                    : "SELECT 1 FROM documents WHERE collection >= \("\(parent)/") AND collection < \("\(parent)0")")
+            var inner: SQLQuery = "SELECT 1 FROM documents WHERE "
+            inner.append(GroupNameSource.documents(below: query.parent))
+            try add(inner)
         case .groupNames:
             var inner: SQLQuery = "SELECT 1 FROM documents WHERE collection_id = \(query.collectionID)"
             let prefix = IndexKey.encode(segments: query.parent.segments)
