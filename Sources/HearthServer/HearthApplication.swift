@@ -32,7 +32,9 @@ public final class HearthApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
-        storeConfiguration.readers = configuration.threads + 2
+        // A read connection for each thread that reads: the HTTP threads (point reads) and the read workers.
+        storeConfiguration.readers = configuration.threads + configuration.readWorkers
+        storeConfiguration.maxResultBytes = configuration.maxResultBytes
         storeConfiguration.indexes = try Self.indexDefinitions(configuration)
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode
@@ -90,12 +92,14 @@ public final class HearthApplication: Sendable {
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
-                workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger,
+                workers: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)),
+                logger: logger,
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
             DocumentsAPI(
                 store: store, configuration: configuration,
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
-                access: access),
+                access: access,
+                readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers)),
             RulesAPI(engine: rules, configuration: configuration),
             storage,
             cloudStorage,

@@ -26,6 +26,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
         /// several B-trees: every dirtied page is written whole to the write-ahead log.
         public var pageSize: Int? = 1024
+        /// The most bytes of documents (stored encoding) one query or batch read may answer; past it the read fails
+        /// with `RESOURCE_EXHAUSTED`, and a listing's page ends early.
+        public var maxResultBytes: Int = 64 * 1024 * 1024
         /// How often the checkpointer copies the write-ahead log into the database file.
         public var checkpointInterval: Duration = .milliseconds(500)
         /// The write-ahead log size past which the writer rewinds it (see `Checkpointer`). A rewind under steady
@@ -208,8 +211,16 @@ public final class SQLiteDocumentStore: DocumentStore {
                 return [document]
             }
         }
+        let budget = configuration.maxResultBytes
         let documents = try read(in: transaction) { db in
-            let fetch = { try paths.map { try DocumentRows.fetch($0, in: db) } }
+            let fetch = {
+                var spent = ResultBudget(limit: budget)
+                return try paths.map { path in
+                    let document = try DocumentRows.fetch(path, in: db)
+                    if let document { try spent.spend(document) }
+                    return document
+                }
+            }
             // A read-only transaction's snapshot connection is already inside its read transaction, and one
             // statement reads one snapshot by itself: only several reads need BEGIN and COMMIT around them.
             return db.isInTransaction || paths.count == 1 ? try fetch() : try db.transaction(.deferred, fetch)
@@ -220,7 +231,10 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// Plans the query over the index entries and runs it on a read connection or the transaction's snapshot.
     public func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults {
-        let results = try read(in: transaction) { db in try QueryRunner.run(query, catalog: catalog, in: db) }
+        let budget = configuration.maxResultBytes
+        let results = try read(in: transaction) { db in
+            try QueryRunner.run(query, catalog: catalog, in: db, budget: budget)
+        }
         if let transaction { transactions.record(transaction, query: query, results: results.documents) }
         return results
     }
@@ -263,7 +277,8 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// One page of a collection's documents (see `DocumentListing`).
     public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
-        try read { db in try DocumentListing.page(request, catalog: catalog, in: db) }
+        let budget = configuration.maxResultBytes
+        return try read { db in try DocumentListing.page(request, catalog: catalog, in: db, budget: budget) }
     }
 
     /// The IDs of the collections directly below `parent`, after `after`, in order.
