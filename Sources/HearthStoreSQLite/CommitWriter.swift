@@ -399,7 +399,10 @@ final class CommitWriter: Sendable {
         do {
             let count = try connection.savepoint("wipe") { () throws -> Int in
                 let rows = try connection.fetchAll(
-                    "SELECT collection, id, fields, create_time, update_time FROM documents")
+                    """
+                    SELECT d.collection, d.id, coalesce(b.fields, d.fields), d.create_time, d.update_time
+                    FROM documents d LEFT JOIN document_bodies b ON b.id = d.body
+                    """)
                 for row in rows {
                     let path = ResourcePath(
                         segments: (row[0].text + "/" + row[1].text).split(separator: "/").map(String.init))
@@ -412,6 +415,7 @@ final class CommitWriter: Sendable {
                     pendingRecords.withLock { $0.append(record) }
                 }
                 try connection.execute("DELETE FROM documents")
+                try connection.execute("DELETE FROM document_bodies")
                 try connection.execute("DELETE FROM index_entries")
                 try connection.execute("DELETE FROM composite_entries")
                 return rows.count
