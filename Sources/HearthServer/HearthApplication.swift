@@ -179,6 +179,8 @@ extension HearthApplication {
         var files = FileStore.Configuration(
             directory: (configuration.dataDirectory as NSString).appendingPathComponent("storage"))
         files.maxObjectBytes = configuration.storage.maxObjectBytes
+        files.diskReservePath = (configuration.dataDirectory as NSString).appendingPathComponent(
+            SQLiteDocumentStore.reserveFileName)
         return try FileStore(configuration: files)
     }
 

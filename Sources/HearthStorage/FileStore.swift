@@ -18,6 +18,11 @@ public final class FileStore: Sendable {
         public var maxObjectBytes: Int = 5 << 40
         /// How long a resumable upload session lives (a week, as Firebase's).
         public var sessionLifetime: Duration = .seconds(7 * 24 * 3600)
+        /// The data directory's disk reserve (`hearth.reserve`), given up when a full disk refuses a delete so the
+        /// delete can free space; `nil` keeps none.
+        public var diskReservePath: String?
+        /// Its size.
+        public var diskReserveBytes: Int = 16 << 20
 
         /// The defaults for `directory`.
         public init(directory: String) {
@@ -56,11 +61,21 @@ public final class FileStore: Sendable {
     }
 
     /// Runs `body` on the connection, turning SQLite's errors into internal errors.
-    func withDatabase<T>(_ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
+    func withDatabase<T>(freesSpace: Bool = false, _ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
         do {
-            return try database.withLock { try body($0) }
+            do {
+                return try database.withLock { try body($0) }
+            } catch  where freesSpace && DiskReserve.isDiskFull(error) {
+                // A delete the full disk refused is tried once more in the space the reserve gives up.
+                guard let path = configuration.diskReservePath,
+                    DiskReserve.shared(path: path, bytes: configuration.diskReserveBytes).release()
+                else { throw error }
+                return try database.withLock { try body($0) }
+            }
         } catch let error as HearthError {
             throw error
+        } catch  where DiskReserve.isDiskFull(error) {
+            throw HearthError(.unavailable, "The disk is full: nothing was changed (\(error)).")
         } catch {
             throw .internal("Storage database: \(error)")
         }
@@ -191,7 +206,7 @@ public final class FileStore: Sendable {
     /// Deletes the object and then its bytes; `false` when there was none.
     @discardableResult
     public func delete(bucket: String, name: String) throws(HearthError) -> Bool {
-        let removed = try withDatabase { db throws -> String? in
+        let removed = try withDatabase(freesSpace: true) { db throws -> String? in
             try db.transaction(.immediate) { () throws -> String? in
                 guard let object = try ObjectRows.fetch(db, bucket: bucket, name: name) else { return nil }
                 try db.execute("DELETE FROM objects WHERE bucket = \(bucket) AND name = \(name)")

@@ -35,6 +35,7 @@ final class CommitWriter: Sendable {
 
     enum Job: Sendable {
         case commit(CommitJob, @Sendable (Result<CommitResult, HearthError>) -> Void)
+        // (See `freesSpace` below for which jobs a full disk still lets through.)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
@@ -77,11 +78,14 @@ final class CommitWriter: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    /// The space given up on a full disk so deletes still go through; `nil` keeps none.
+    private let reserve: DiskReserve?
 
     init(
         connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog,
-        cache: DocumentCache, feed: ChangeFeed<ChangeRecord>
+        cache: DocumentCache, feed: ChangeFeed<ChangeRecord>, reserve: DiskReserve? = nil
     ) {
+        self.reserve = reserve
         self.feed = feed
         self.cache = cache
         self.connection = connection
@@ -164,7 +168,42 @@ final class CommitWriter: Sendable {
         }
     }
 
+    /// Commits a group; on a full disk, retries its deletes alone in the space the reserve gives up.
     private func process(_ jobs: [Job]) {
+        var jobs = jobs
+        if let reserve, reserve.isReleased {
+            // The reserve is gone: the disk is full, and what room there is goes to deletes.
+            for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
+            jobs.removeAll { !$0.freesSpace }
+            guard !jobs.isEmpty else { return }
+        }
+        guard let error = commitGroup(jobs) else { return }
+        let freeing = jobs.filter(\.freesSpace)
+        if DiskReserve.isDiskFull(error), let reserve, !freeing.isEmpty, reserve.release() {
+            for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
+            if let again = commitGroup(freeing) { fail(freeing, error: again) }
+            return
+        }
+        fail(jobs, error: error)
+    }
+
+    /// A write refused for want of disk space.
+    private static let diskFull = HearthError(
+        .unavailable, "The disk is full: no write of this request was applied; deletes are still accepted.")
+
+    private func fail(_ jobs: [Job], error: any Error) {
+        let failure =
+            DiskReserve.isDiskFull(error)
+            ? Self.diskFull
+            : HearthError(
+                .unavailable, "The database could not commit: \(error). No write of this request was applied.")
+        for job in jobs { Self.fail(job, failure) }
+        counters.withLock { $0.failedCommits += jobs.count }
+    }
+
+    /// Runs a group in one transaction and acknowledges its jobs; returns the error when the transaction failed
+    /// (nothing of it applied, no job acknowledged).
+    private func commitGroup(_ jobs: [Job]) -> (any Error)? {
         var acknowledgements: [@Sendable () -> Void] = []
         acknowledgements.reserveCapacity(jobs.count)
         var afterCommit: [@Sendable () -> Void] = []
@@ -225,11 +264,7 @@ final class CommitWriter: Sendable {
             cache.endGroup()
         } catch {
             if cacheGroupBegun { cache.endGroup() }
-            let failure = HearthError(
-                .unavailable, "The database could not commit: \(error). No write of this request was applied.")
-            for job in jobs { Self.fail(job, failure) }
-            counters.withLock { $0.failedCommits += jobs.count }
-            return
+            return error
         }
         counters.withLock {
             $0.commits += committed
@@ -245,6 +280,7 @@ final class CommitWriter: Sendable {
         DispatchQueue.global(qos: .userInitiated).async {
             for acknowledge in group { acknowledge() }
         }
+        return nil
     }
 
     /// One commit: every write or none. A multi-write commit, or one with a receipt, runs in its own savepoint; a
@@ -448,11 +484,24 @@ final class CommitWriter: Sendable {
     }
 
     private static func fail(_ job: Job, _ error: HearthError) {
+        // (A job's completion runs once: a group that failed acknowledged none of its jobs.)
         switch job {
         case .commit(_, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
         case .atomic(_, let completion): completion(.failure(error))
+        }
+    }
+}
+
+extension CommitWriter.Job {
+    /// Whether the job only deletes, so a full disk still lets it through (see `DiskReserve`): a commit of deletes
+    /// and a wipe. A tree write cannot tell, and is refused with other writes.
+    var freesSpace: Bool {
+        switch self {
+        case .commit(let commit, _): commit.writes.allSatisfy { $0.operation == .delete && $0.transforms.isEmpty }
+        case .deleteAll: true
+        case .buildIndex, .atomic: false
         }
     }
 }

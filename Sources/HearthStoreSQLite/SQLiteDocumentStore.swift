@@ -29,6 +29,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The most bytes of documents (stored encoding) one query or batch read may answer; past it the read fails
         /// with `RESOURCE_EXHAUSTED`, and a listing's page ends early.
         public var maxResultBytes: Int = 64 * 1024 * 1024
+        /// Space held back on the disk (`hearth.reserve`) so deletes work once it is full; 0 keeps none.
+        public var diskReserveBytes: Int = 16 << 20
         /// How often the checkpointer copies the write-ahead log into the database file.
         public var checkpointInterval: Duration = .milliseconds(500)
         /// The write-ahead log size past which the writer rewinds it (see `Checkpointer`). A rewind under steady
@@ -73,6 +75,10 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// The database file inside the data directory.
     public static let fileName = "hearth.sqlite"
+    /// The disk reserve's file in the data directory (see `DiskReserve`).
+    public static let reserveFileName = "hearth.reserve"
+    /// The space held back for deletes on a full disk (`nil` when none is kept).
+    let diskReserve: DiskReserve?
 
     let configuration: Configuration
     let databasePath: String
@@ -125,9 +131,15 @@ public final class SQLiteDocumentStore: DocumentStore {
                 }
             }
             toBuild = try catalog.reconcile(with: definitions, in: connection)
+            let reserve =
+                configuration.diskReserveBytes > 0
+                ? DiskReserve.shared(
+                    path: (configuration.directory as NSString).appendingPathComponent(Self.reserveFileName),
+                    bytes: configuration.diskReserveBytes) : nil
+            diskReserve = reserve
             let writer = CommitWriter(
                 connection: connection, configuration: configuration, catalog: catalog, cache: cache,
-                feed: changeFeed)
+                feed: changeFeed, reserve: reserve)
             self.writer = writer
             checkpointer = try Checkpointer(
                 path: databasePath, interval: configuration.checkpointInterval,
