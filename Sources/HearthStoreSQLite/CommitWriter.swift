@@ -42,9 +42,10 @@ final class CommitWriter: Sendable {
         /// Any other atomic change (the tree engine's writes): `body` runs in its own savepoint with a fresh
         /// commit time; its `afterCommit` runs on this thread right after `COMMIT`, in commit order, before any
         /// acknowledgement — where a feed is published.
+        /// `freesSpace`: it only deletes, so a full disk still lets it through (see `DiskReserve`).
         case atomic(
             @Sendable (SQLiteConnection, Timestamp) throws -> AtomicOutcome,
-            @Sendable (Result<AtomicOutcome, any Error>) -> Void)
+            @Sendable (Result<AtomicOutcome, any Error>) -> Void, freesSpace: Bool = false)
     }
 
     /// What an `.atomic` job produced.
@@ -238,7 +239,7 @@ final class CommitWriter: Sendable {
                             if case .success(nil) = result { catalog.markReady(id) }
                             completion(result)
                         }
-                    case .atomic(let body, let completion):
+                    case .atomic(let body, let completion, _):
                         let commitTime = nextCommitTime()
                         let result = Result<AtomicOutcome, any Error> {
                             try connection.savepoint("atomic") { try body(connection, commitTime) }
@@ -489,19 +490,20 @@ final class CommitWriter: Sendable {
         case .commit(_, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
-        case .atomic(_, let completion): completion(.failure(error))
+        case .atomic(_, let completion, _): completion(.failure(error))
         }
     }
 }
 
 extension CommitWriter.Job {
     /// Whether the job only deletes, so a full disk still lets it through (see `DiskReserve`): a commit of deletes
-    /// and a wipe. A tree write cannot tell, and is refused with other writes.
+    /// a wipe, and a tree write that says so.
     var freesSpace: Bool {
         switch self {
         case .commit(let commit, _): commit.writes.allSatisfy { $0.operation == .delete && $0.transforms.isEmpty }
         case .deleteAll: true
-        case .buildIndex, .atomic: false
+        case .buildIndex: false
+        case .atomic(_, _, let freesSpace): freesSpace
         }
     }
 }

@@ -322,10 +322,11 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// Runs an atomic change on the writer thread, inside the group commit, with its own savepoint and commit time
     /// (how the tree engine writes).
     func submitAtomic(
+        freesSpace: Bool = false,
         _ body: @escaping @Sendable (SQLiteConnection, Timestamp) throws -> CommitWriter.AtomicOutcome,
         completion: @escaping @Sendable (Result<CommitWriter.AtomicOutcome, any Error>) -> Void
     ) {
-        writer.submit(.atomic(body, completion))
+        writer.submit(.atomic(body, completion, freesSpace: freesSpace))
     }
 
     /// Runs a read on a pooled read connection (how the tree engine reads).

@@ -18,6 +18,11 @@ struct FullDiskTests {
         let client = server.client
         #expect(FileManager.default.fileExists(atPath: directory.path + "/hearth.reserve"))
 
+        // A subtree of 2 MB, whose delete rewrites many pages.
+        let note = String(repeating: "n", count: 10_000)
+        let notes = (0..<200).map { #""n\#($0)":"\#(note)""# }.joined(separator: ",")
+        let tree = try await client.request("PUT", "/notes.json", json: "{\(notes)}")
+        #expect(tree.status == 200, "\(tree)")
         // Files fill most of the disk.
         var files: [String] = []
         for index in 0..<40 {
@@ -47,7 +52,10 @@ struct FullDiskTests {
         let refusedID = "d\(created.count)"
         #expect(try await client.document("docs/\(refusedID)").status == 404, "a refused create stores nothing")
 
-        // A delete still goes through, and a file delete too.
+        // Deletes still go through: in the tree, of a document, of a file.
+        let treeDelete = try await client.request("DELETE", "/notes.json")
+        #expect(treeDelete.status == 200, "a tree delete on a full disk: \(treeDelete)")
+        #expect(try await client.get("/notes.json").body == Array("null".utf8))
         let last = try #require(created.last)
         let deleted = try await client.request("DELETE", FS.path("docs/\(last)"))
         #expect(deleted.status == 200, "a delete on a full disk: \(deleted)")
