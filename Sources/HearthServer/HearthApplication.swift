@@ -1,3 +1,4 @@
+public import HearthLog
 import Foundation
 import HearthAuth
 public import HearthCore
@@ -35,6 +36,7 @@ public final class HearthApplication: Sendable {
         // A read connection for each thread that reads: the HTTP threads (point reads) and the read workers.
         storeConfiguration.readers = configuration.threads + configuration.readWorkers
         storeConfiguration.maxResultBytes = configuration.maxResultBytes
+        storeConfiguration.logger = logger
         storeConfiguration.indexes = try Self.indexDefinitions(configuration)
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode

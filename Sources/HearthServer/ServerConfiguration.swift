@@ -1,3 +1,4 @@
+public import HearthLog
 import Foundation
 
 /// Everything `hearth serve` can be told; set from flags, then `HEARTH_*` environment variables, then a

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthLog
 import HearthSQLite
 import HearthStore
 import Synchronization
@@ -64,6 +65,8 @@ final class CommitWriter: Sendable {
         var lastCommitMicros: Int64 = 0
         /// The checkpointer found the write-ahead log over its limit (`requestLogRestart()`).
         var logRestartRequested = false
+        /// The disk reserve was given up for deletes and is not back yet (logged once each way).
+        var reserveGivenUp = false
     }
 
     private let connection: SQLiteConnection
@@ -157,7 +160,12 @@ final class CommitWriter: Sendable {
                 commitsSincePrune += jobs.count
                 if commitsSincePrune >= 1000 {
                     commitsSincePrune = 0
-                    try? ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                    do {
+                        try ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                    } catch {
+                        // Retried after the next thousand commits; meanwhile the change log only grows.
+                        configuration.logger.warning("change log not pruned", ["error": .string("\(error)")])
+                    }
                 }
             }
             if stopping {
@@ -172,6 +180,10 @@ final class CommitWriter: Sendable {
     /// Commits a group; on a full disk, retries its deletes alone in the space the reserve gives up.
     private func process(_ jobs: [Job]) {
         var jobs = jobs
+        if let reserve, !reserve.isReleased, state.withLock({ $0.reserveGivenUp }) {
+            state.withLock { $0.reserveGivenUp = false }
+            configuration.logger.info("disk reserve restored; writes are accepted again")
+        }
         if let reserve, reserve.isReleased {
             // The reserve is gone: the disk is full, and what room there is goes to deletes.
             for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
@@ -181,6 +193,12 @@ final class CommitWriter: Sendable {
         guard let error = commitGroup(jobs) else { return }
         let freeing = jobs.filter(\.freesSpace)
         if DiskReserve.isDiskFull(error), let reserve, !freeing.isEmpty, reserve.release() {
+            if !state.withLock({ $0.reserveGivenUp }) {
+                state.withLock { $0.reserveGivenUp = true }
+                configuration.logger.warning(
+                    "disk full: gave up the disk reserve for deletes; other writes are refused until there is room",
+                    ["reserveBytes": .int(reserve.bytes)])
+            }
             for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
             if let again = commitGroup(freeing) { fail(freeing, error: again) }
             return
@@ -193,6 +211,9 @@ final class CommitWriter: Sendable {
         .unavailable, "The disk is full: no write of this request was applied; deletes are still accepted.")
 
     private func fail(_ jobs: [Job], error: any Error) {
+        configuration.logger.warning(
+            "group commit failed; its writes were answered 503",
+            ["jobs": .int(jobs.count), "error": .string("\(error)")])
         let failure =
             DiskReserve.isDiskFull(error)
             ? Self.diskFull

@@ -1,5 +1,6 @@
 public import Foundation
 public import HearthCore
+public import HearthLog
 internal import HearthSQLite
 public import HearthStore
 import Synchronization
@@ -29,6 +30,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The most bytes of documents (stored encoding) one query or batch read may answer; past it the read fails
         /// with `RESOURCE_EXHAUSTED`, and a listing's page ends early.
         public var maxResultBytes: Int = 64 * 1024 * 1024
+        /// Where the store reports what it survived (a failed checkpoint, a full disk); silent by default.
+        public var logger = Logger(level: .error) { _ in }
         /// Space held back on the disk (`hearth.reserve`) so deletes work once it is full; 0 keeps none.
         public var diskReserveBytes: Int = 16 << 20
         /// How often the checkpointer copies the write-ahead log into the database file.
@@ -142,7 +145,7 @@ public final class SQLiteDocumentStore: DocumentStore {
                 feed: changeFeed, reserve: reserve)
             self.writer = writer
             checkpointer = try Checkpointer(
-                path: databasePath, interval: configuration.checkpointInterval,
+                path: databasePath, interval: configuration.checkpointInterval, logger: configuration.logger,
                 restartBytes: configuration.logRestartBytes,
                 onLargeLog: { [transactions] in
                     // An open snapshot keeps the log from starting over; drop the ones past their life first.

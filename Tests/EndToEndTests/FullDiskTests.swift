@@ -82,6 +82,9 @@ struct FullDiskTests {
         }
         #expect(accepted, "writes must be accepted once deletes made room")
         #expect(FileManager.default.fileExists(atPath: directory.path + "/hearth.reserve"))
+        // The store reports both turns through the server's log.
+        #expect(server.stderr.contains("gave up the disk reserve for deletes"), "\(server.stderr.suffix(2000))")
+        #expect(server.stderr.contains("disk reserve restored"))
         try await server.stop()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthLog
 import HearthMail
 import Synchronization
 import Testing
@@ -48,12 +49,7 @@ final class Fixture: Sendable {
         adjust(&configuration)
         return try AccountService(
             configuration: configuration, mailer: outbox,
-            log: { _, message, metadata in
-                let line =
-                    message + " "
-                    + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-                logs.append(line)
-            }, clock: clock)
+            logger: Logger(level: .debug) { line in logs.append(line) }, clock: clock)
     }
 
     deinit {
