@@ -1,5 +1,5 @@
 import Foundation
-import HearthCore
+public import HearthCore
 import HearthCrypto
 public import HearthLog
 public import HearthMail
@@ -19,7 +19,7 @@ public final class AccountService: Sendable {
     let idTokens: IDTokens
     let customTokens: CustomTokens
     let hasher: PasswordHasher
-    let clock: AuthClock
+    let clock: WallClock
     /// Where operational log lines go.
     let logger: Logger
     let mail: MailDispatcher
@@ -44,7 +44,7 @@ public final class AccountService: Sendable {
     ///   - clock: the wall clock; tests pass their own.
     public init(
         configuration: AccountsConfiguration, mailer: any Mailer, logger: Logger = Logger(level: .error) { _ in },
-        clock: AuthClock = .system
+        clock: WallClock = .system
     ) throws(AuthError) {
         self.configuration = configuration
         self.clock = clock

@@ -27,7 +27,7 @@ final class SigningKeys: Sendable {
     }
 
     let directory: String
-    private let clock: AuthClock
+    private let clock: WallClock
     private let overlap: Int64
     private let logger: Logger
     private let state = Mutex(State())
@@ -36,7 +36,7 @@ final class SigningKeys: Sendable {
 
     /// Loads the keys in `directory`, generating the first one if there is none that signs.
     init(
-        directory: String, overlap: Int64, clock: AuthClock = .system, logger: Logger = Logger(level: .error) { _ in }
+        directory: String, overlap: Int64, clock: WallClock = .system, logger: Logger = Logger(level: .error) { _ in }
     ) throws(AuthError) {
         self.logger = logger
         self.directory = directory

@@ -1,9 +1,9 @@
-public import HearthLog
 import Foundation
 import HearthAuth
 public import HearthCore
 import HearthHTTP
 import HearthListen
+public import HearthLog
 import HearthStorage
 import HearthStore
 import HearthStoreSQLite
@@ -29,7 +29,9 @@ public final class HearthApplication: Sendable {
 
     /// Opens the data directory and prepares the HTTP server (not yet listening).
     /// - Throws: `HearthError` when the data directory or database cannot be opened.
-    public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
+    /// - Parameter clock: the wall clock every part reads (commit times, `request.time`, token lifetimes, rate
+    ///   limits, transaction expiry); tests pass their own.
+    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws(HearthError) {
         self.configuration = configuration
         self.logger = logger
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
@@ -37,6 +39,7 @@ public final class HearthApplication: Sendable {
         storeConfiguration.readers = configuration.threads + configuration.readWorkers
         storeConfiguration.maxResultBytes = configuration.maxResultBytes
         storeConfiguration.logger = logger
+        storeConfiguration.clock = clock
         storeConfiguration.indexes = try Self.indexDefinitions(configuration)
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode
@@ -62,7 +65,7 @@ public final class HearthApplication: Sendable {
         let connections = OpenConnections()
         let accounts: AccountService
         do {
-            accounts = try AccountsSetup.makeService(configuration, logger: logger)
+            accounts = try AccountsSetup.makeService(configuration, logger: logger, clock: clock)
         } catch {
             store.close()
             throw error
@@ -83,13 +86,13 @@ public final class HearthApplication: Sendable {
             accounts.close()
             throw error
         }
-        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store)
+        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store, clock: clock)
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
             authorizer: ListenAccess(access: access))
         let storage = StorageAPI(
             store: files, configuration: configuration,
-            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store))
+            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let apis: [any API] = [
             AccountsAPI(
@@ -101,7 +104,7 @@ public final class HearthApplication: Sendable {
                 store: store, configuration: configuration,
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
                 access: access,
-                readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers)),
+                readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers), clock: clock),
             RulesAPI(engine: rules, configuration: configuration),
             storage,
             cloudStorage,

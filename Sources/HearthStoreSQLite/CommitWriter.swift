@@ -497,7 +497,7 @@ final class CommitWriter: Sendable {
 
     /// Microseconds since the epoch, strictly increasing across commits so update times order commits.
     private func nextCommitTime() -> Timestamp {
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = configuration.clock.microseconds
         let micros = state.withLock { state -> Int64 in
             state.lastCommitMicros = max(now, state.lastCommitMicros + 1)
             return state.lastCommitMicros

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HearthCore
 public import HearthLog
 internal import HearthSQLite
@@ -61,7 +61,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The oldest a transaction may be and still commit, in seconds (Firestore: 270).
         public var transactionMaxAge: Double = 270
         /// The wall clock; tests move it.
-        public var clock: @Sendable () -> Date = { Date() }
+        public var clock: WallClock = .system
 
         var transactionLimits: TransactionRegistry.Limits {
             var limits = TransactionRegistry.Limits()
@@ -98,7 +98,9 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
-        let transactions = TransactionRegistry(limits: configuration.transactionLimits, now: configuration.clock)
+        let transactions = TransactionRegistry(
+            limits: configuration.transactionLimits,
+            now: { [clock = configuration.clock] in Date(timeIntervalSince1970: clock.unixSeconds) })
         self.transactions = transactions
         do {
             try FileManager.default.createDirectory(

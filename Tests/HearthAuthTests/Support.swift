@@ -18,7 +18,9 @@ final class LogLines: Sendable {
 final class TestClock: Sendable {
     private let time = Mutex<Double>(1_800_000_000)
 
-    var clock: AuthClock { AuthClock { [self] in time.withLock { $0 } } }
+    var clock: WallClock {
+        WallClock { [self] in Timestamp(microseconds: Int64((time.withLock { $0 } * 1e6).rounded(.down))) }
+    }
 
     func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
 }
@@ -38,7 +40,7 @@ final class Fixture: Sendable {
     }
 
     static func open(
-        directory: String, dev: Bool, outbox: Outbox, clock: AuthClock, logs: LogLines,
+        directory: String, dev: Bool, outbox: Outbox, clock: WallClock, logs: LogLines,
         _ adjust: (inout AccountsConfiguration) -> Void = { _ in }
     ) throws -> AccountService {
         var configuration = AccountsConfiguration(projectID: "demo-test", dataDirectory: directory)

@@ -6,8 +6,9 @@ import HearthMail
 
 /// Builds the accounts service a server runs with, from its configuration.
 enum AccountsSetup {
-    static func makeService(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> AccountService
-    {
+    static func makeService(
+        _ configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system
+    ) throws(HearthError) -> AccountService {
         let settings = configuration.accounts
         var accounts = AccountsConfiguration(
             projectID: configuration.projectID, dataDirectory: configuration.dataDirectory)
@@ -26,7 +27,8 @@ enum AccountsSetup {
         accounts.providerURLPolicy = ProviderURLPolicy(allowsLoopbackHTTP: settings.allowLoopbackProviders)
         do {
             return try AccountService(
-                configuration: accounts, mailer: try mailer(configuration, logger: logger), logger: logger)
+                configuration: accounts, mailer: try mailer(configuration, logger: logger), logger: logger,
+                clock: clock)
         } catch let error as AuthError {
             throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
         } catch {

@@ -97,7 +97,7 @@ extension DocumentsAPI {
         }
         try access?.authorizeGet(request, paths, database: route.database)
         let documents = try store.documents(at: paths, transaction: transaction)
-        let readTime = Timestamp.now.rfc3339
+        let readTime = clock.now().rfc3339
         var out: [UInt8] = Array("[".utf8)
         if isNew, let transaction, paths.isEmpty {
             out.append(contentsOf: #"{"transaction":"#.utf8)

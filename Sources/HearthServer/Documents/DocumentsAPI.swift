@@ -13,6 +13,8 @@ struct DocumentsAPI: API {
     /// Where reads whose cost grows with the data run (queries, batch reads, listings), so they never hold an HTTP
     /// thread; `nil` runs them on the calling thread (tests of one handler).
     var readWorkers: WorkerPool? = nil
+    /// What read times are taken from.
+    var clock: WallClock = .system
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         do {
