@@ -80,7 +80,7 @@ public final class HearthApplication: Sendable {
             throw error
         }
         do {
-            files = try Self.openFiles(configuration)
+            files = try Self.openFiles(configuration, clock: clock)
         } catch {
             store.close()
             accounts.close()
@@ -180,10 +180,15 @@ extension HearthApplication {
     }
 
     /// The file store in `DIR/storage`, with `--storage-max-object-bytes`.
-    static func openFiles(_ configuration: ServerConfiguration) throws(HearthError) -> FileStore {
+    static func openFiles(
+        _ configuration: ServerConfiguration, clock: WallClock = .system
+    ) throws(HearthError)
+        -> FileStore
+    {
         var files = FileStore.Configuration(
             directory: (configuration.dataDirectory as NSString).appendingPathComponent("storage"))
         files.maxObjectBytes = configuration.storage.maxObjectBytes
+        files.clock = clock
         files.diskReservePath = (configuration.dataDirectory as NSString).appendingPathComponent(
             SQLiteDocumentStore.reserveFileName)
         return try FileStore(configuration: files)

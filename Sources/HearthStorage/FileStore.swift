@@ -23,6 +23,8 @@ public final class FileStore: Sendable {
         public var diskReservePath: String?
         /// Its size.
         public var diskReserveBytes: Int = 16 << 20
+        /// The wall clock (generations, object times, session expiry); tests move it.
+        public var clock: WallClock = .system
 
         /// The defaults for `directory`.
         public init(directory: String) {
@@ -141,7 +143,7 @@ public final class FileStore: Sendable {
             throw StorageErrors.io("store an upload", code)
         }
         syncDirectory(layout.blobs)
-        let now = Self.nowMillis()
+        let now = nowMillis()
         let object = StoredObject(
             bucket: bucket, name: name, generation: nextGeneration(), metageneration: 1, size: Int64(size),
             md5Hash: md5, crc32c: crc32c, attributes: attributes, downloadTokens: [UUID().uuidString.lowercased()],
@@ -231,7 +233,7 @@ public final class FileStore: Sendable {
                 let generation = object.generation
                 try change(&object)
                 object.metageneration += 1
-                object.updatedMillis = Self.nowMillis()
+                object.updatedMillis = nowMillis()
                 precondition(object.blobID == blobID && object.generation == generation)
                 try ObjectRows.upsert(db, object)
                 return object
@@ -252,7 +254,7 @@ public final class FileStore: Sendable {
 
     /// What a crash left: every `tmp/` file no live upload session owns, every blob no row names, expired sessions.
     func sweep() throws(HearthError) {
-        let now = Self.nowMillis()
+        let now = nowMillis()
         let (referenced, sessionFiles) = try withDatabase { db throws -> (Set<String>, Set<String>) in
             try db.execute("DELETE FROM upload_sessions WHERE expires_ms < \(now)")
             let blobs = try db.fetchAll("SELECT blob FROM objects").compactMap { $0.string(0) }
@@ -272,7 +274,7 @@ public final class FileStore: Sendable {
 
     /// A generation: microseconds since 1970, strictly increasing within this process.
     func nextGeneration() -> Int64 {
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = configuration.clock.microseconds
         while true {
             let last = lastGeneration.load(ordering: .relaxed)
             let next = max(now, last + 1)
@@ -282,9 +284,8 @@ public final class FileStore: Sendable {
         }
     }
 
-    static func nowMillis() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1000)
-    }
+    /// The configured clock, in milliseconds (what object times and session expiry hold).
+    func nowMillis() -> Int64 { configuration.clock.milliseconds }
 
     /// Makes a rename durable: fsync on the directory that holds the new name.
     private func syncDirectory(_ path: String) {

@@ -10,8 +10,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// One wall clock, handed to the application, is what every part reads: a document's commit time, a read time and
-/// an account's creation time all come from a clock set to 2030.
+/// One wall clock, handed to the application, is what every part reads: a document's commit time, a read time, an
+/// account's creation time and a file's all come from a clock set to 2030.
 @Suite("One wall clock")
 struct WallClockTests {
     @Test func everyPartReadsTheInjectedClock() async throws {
@@ -52,5 +52,8 @@ struct WallClockTests {
         let lookup = try await post(
             "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k", #"{"idToken":"\#(idToken)"}"#)
         #expect(lookup["users"]?[0]?["createdAt"] == .string("1893456000000"), "\(lookup)")
+
+        let uploaded = try await post("/v0/b/demo.appspot.com/o?name=clock.txt", "{}")
+        #expect(uploaded["timeCreated"] == .string("2030-01-01T00:00:00.000Z"), "\(uploaded)")
     }
 }
