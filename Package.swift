@@ -164,7 +164,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The server's routing layer in process, without a socket.
         .testTarget(
-            name: "HearthServerTests", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth"],
+            name: "HearthServerTests",
+            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],
