@@ -7,13 +7,18 @@ import Testing
 
 /// The tree hub's pure core, driven directly: no thread, no socket, a fake tree and fake sinks.
 @Suite struct TreeHubCoreTests {
-    /// A core over `source`, with what it let go of and what it reported.
-    final class Fixture {
-        let source: FakeTreeSource
+    /// What the core told the outside: streams let go of, problems, and the wall clock it reads.
+    final class Outside: Sendable {
         let ended = Mutex<[Int]>([])
         let problems = Mutex<[TreeListenProblem]>([])
         let nowMillis = Mutex<Int64>(1_700_000_000_000)
-        var core: TreeHubCore!
+    }
+
+    /// A core over `source`, with what it let go of and what it reported.
+    final class Fixture {
+        let source: FakeTreeSource
+        let outside: Outside
+        let core: TreeHubCore
         var nextID = 0
 
         init(
@@ -21,12 +26,14 @@ import Testing
             authorizer: any TreeListenAuthorizer = AllowAllTreeListenAuthorizer()
         ) {
             self.source = source
+            let outside = Outside()
+            self.outside = outside
             core = TreeHubCore(
                 environment: TreeHubCore.Environment(
                     source: source, configuration: configuration, authorizer: authorizer,
-                    nowMillis: { [unowned self] in nowMillis.withLock { $0 } },
-                    report: { [unowned self] problem in problems.withLock { $0.append(problem) } },
-                    listenerEnded: { [unowned self] id in ended.withLock { $0.append(id) } }))
+                    nowMillis: { outside.nowMillis.withLock { $0 } },
+                    report: { problem in outside.problems.withLock { $0.append(problem) } },
+                    listenerEnded: { id in outside.ended.withLock { $0.append(id) } }))
         }
 
         /// Opens a stream at `path`; returns its sink (first `put` already taken unless `keepFirst`).
@@ -157,20 +164,25 @@ import Testing
         #expect(sink.take() == ["cancel null"])
         #expect(sink.isClosed)
         #expect(!kept.isClosed, "a stream the change did not touch is judged at the next keep-alive")
-        #expect(fixture.ended.withLock { $0 } == [1])
+        #expect(fixture.outside.ended.withLock { $0 } == [1])
         fixture.core.keepAlive()
         #expect(kept.take() == ["cancel null"])
         #expect(fixture.core.listeners.isEmpty)
     }
 
     @Test func aFailedAccessCheckIsARefusalAndIsReported() {
-        let fixture = Fixture(authorizer: FakeTreeAuthorizer { _ throws(HearthError) in
-            throw HearthError(.unavailable, "rules data unreadable")
-        })
+        let fixture = Fixture(
+            authorizer: FakeTreeAuthorizer { _ throws(HearthError) in
+                throw HearthError(.unavailable, "rules data unreadable")
+            })
         let sink = fixture.open("x")
         fixture.core.apply([fixture.source.put("x", "1")])
         #expect(sink.take() == ["cancel null"])
-        #expect(fixture.problems.withLock { $0 } == [.accessCheckFailed(HearthError(.unavailable, "rules data unreadable"))])
+        #expect(
+            fixture.outside.problems.withLock { $0 } == [
+                .accessCheckFailed(HearthError(.unavailable, "rules data unreadable"))
+            ]
+        )
     }
 
     @Test func anExpiredTokenOrARevokedCredentialEndsTheStreamWithAuthRevoked() {
@@ -182,7 +194,7 @@ import Testing
         fixture.core.apply([fixture.source.put("a", "1")])
         #expect(expired.take() == [#"put {"path":"/","data":1}"#])
         #expect(revoked.take() == [#"put {"path":"/","data":1}"#])
-        fixture.nowMillis.withLock { $0 = 1_700_000_060_000 }
+        fixture.outside.nowMillis.withLock { $0 = 1_700_000_060_000 }
         valid.withLock { $0 = false }
         fixture.core.apply([fixture.source.put("a", "2")])
         #expect(expired.take() == ["auth_revoked credential is no longer valid"])
@@ -207,7 +219,7 @@ import Testing
         #expect(sink.take() == ["cancel null"])
         #expect(sink.isClosed)
         #expect((sink.state.withLock { $0.refusedOversized } ?? 0) > 200)
-        #expect(fixture.ended.withLock { $0 } == [1])
+        #expect(fixture.outside.ended.withLock { $0 } == [1])
         #expect(fixture.core.listeners.isEmpty)
     }
 
@@ -218,7 +230,7 @@ import Testing
         fixture.core.apply([fixture.source.put("a", "1")])
         #expect(fixture.core.listeners.isEmpty)
         #expect(fixture.core.statistics.streamsCutOff == 1)
-        #expect(fixture.ended.withLock { $0 } == [1])
+        #expect(fixture.outside.ended.withLock { $0 } == [1])
     }
 
     @Test func aFailedFirstReadClosesTheStreamAndIsReported() {
@@ -227,8 +239,8 @@ import Testing
         let sink = fixture.open("a", keepFirst: true)
         #expect(sink.take() == [])
         #expect(sink.isClosed)
-        #expect(fixture.problems.withLock { $0 } == [.snapshotFailed(HearthError(.unavailable, "disk"))])
-        #expect(fixture.ended.withLock { $0 } == [1])
+        #expect(fixture.outside.problems.withLock { $0 } == [.snapshotFailed(HearthError(.unavailable, "disk"))])
+        #expect(fixture.outside.ended.withLock { $0 } == [1])
     }
 
     @Test func catchingUpReadsTheLogFromTheLastDeliveredChangeInPages() {
@@ -244,7 +256,7 @@ import Testing
         #expect(fixture.core.sequence == 8)
         fixture.source.state.withLock { $0.failLog = HearthError(.unavailable, "log") }
         #expect(!fixture.core.catchUp())
-        #expect(fixture.problems.withLock { $0 } == [.catchUpFailed(HearthError(.unavailable, "log"))])
+        #expect(fixture.outside.problems.withLock { $0 } == [.catchUpFailed(HearthError(.unavailable, "log"))])
     }
 
     @Test func stoppingClosesEveryStream() {
@@ -253,6 +265,6 @@ import Testing
         fixture.core.stop()
         #expect(sinks.allSatisfy { $0.isClosed })
         #expect(fixture.core.listeners.isEmpty)
-        #expect(fixture.ended.withLock { $0 }.sorted() == [1, 2, 3])
+        #expect(fixture.outside.ended.withLock { $0 }.sorted() == [1, 2, 3])
     }
 }
