@@ -85,7 +85,11 @@ public final class ListenHub: Sendable {
             }
             registry.open(id, identity: caller.identity, database: database)
         }
-        runner.post(.open(id, database, caller, sink, credentialStillValid))
+        guard runner.post(.open(id, database, caller, sink, credentialStillValid)) else {
+            // Stopped since the check above: the thread will never see this session.
+            registry.withLock { $0.close(id) }
+            throw HearthError(.unavailable, "The listener hub is not running.")
+        }
         return id
     }
 
