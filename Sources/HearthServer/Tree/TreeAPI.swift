@@ -15,7 +15,7 @@ struct TreeAPI: API {
     let configuration: ServerConfiguration
     let authenticator: RequestAuthenticator
     let pushIDs: PushIDSource
-
+    /// Where tree streams' refusals and the hub's failures are logged.
     let logger: Logger
 
     /// The tree API on `tree` judged by `rules`' tree rules, with its listener hub (not yet started: the application
