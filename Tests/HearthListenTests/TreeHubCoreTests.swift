@@ -259,6 +259,22 @@ import Testing
         #expect(fixture.outside.problems.withLock { $0 } == [.catchUpFailed(HearthError(.unavailable, "log"))])
     }
 
+    @Test func streamsWhoseMissedChangesWerePrunedFromTheLogGetTheirLocationAfresh() {
+        let fixture = Fixture()
+        let sink = fixture.open("room")
+        let query = fixture.open("room", query: TreeQuery(order: .key, limit: .last(1)))
+        fixture.core.apply([fixture.source.put("room/a", "1")])
+        for n in 2...6 { fixture.source.put("room/a", "\(n)", publish: false) }
+        fixture.source.prune(through: 4)
+        #expect(fixture.core.catchUp())
+        #expect(sink.take() == [#"put {"path":"/a","data":1}"#, #"put {"path":"/","data":{"a":6}}"#])
+        #expect(query.take() == [#"put {"path":"/a","data":1}"#, #"put {"path":"/","data":{"a":6}}"#])
+        #expect(fixture.core.statistics.resynchronizations == 1)
+        #expect(fixture.core.sequence == 6)
+        fixture.core.apply([fixture.source.put("room/b", "7")])
+        #expect(sink.take() == [#"put {"path":"/b","data":7}"#])
+    }
+
     @Test func stoppingClosesEveryStream() {
         let fixture = Fixture()
         let sinks = (0..<3).map { fixture.open("s\($0)") }

@@ -43,34 +43,54 @@ final class TreeHubCore {
     /// than the sink carries is refused with `cancel` (the sink says why); a failed read closes the stream.
     func open(_ id: Int, _ request: TreeListenRequest, sink: any TreeListenSink) {
         guard !sink.isClosed else { return ended(id) }
+        var listener = TreeListener(id: id, request: request, sink: sink)
+        let outcome = start(&listener)
+        guard outcome != .refused else { return ended(id) }
+        // With no stream open the feed is not followed (TreeListenHub's gate), so the position may be stale; the
+        // first stream's read is then where following starts.
+        if listeners.isEmpty { sequence = max(sequence, listener.sequence) }
+        listeners[id] = listener
+        index.insert(id, namespace: listener.namespace, at: listener.location)
+        if outcome == .gone { cutOff(id) }
+        refreshGauges()
+    }
+
+    /// How sending a stream its location went.
+    private enum Start {
+        /// The `put` is queued.
+        case sent
+        /// The stream was ended: its location could not be read, or is larger than it carries.
+        case refused
+        /// The client is gone or full.
+        case gone
+    }
+
+    /// Reads `listener`'s location and sends a `put` at `/` of everything it sees, from which point it follows the
+    /// feed (it skips changes its read already held).
+    private func start(_ listener: inout TreeListener) -> Start {
+        let request = listener.request
+        let sink = listener.sink
         let snapshot: TreeSnapshot
         do {
             snapshot = try environment.source.read(request.namespace, at: request.location, auth: request.auth)
         } catch {
             environment.report(.snapshotFailed(error))
             sink.close()
-            return ended(id)
+            return .refused
         }
-        // With no stream open the feed is not followed (TreeListenHub's gate), so the position may be stale; the
-        // first stream's read is then where following starts.
-        if listeners.isEmpty { sequence = max(sequence, snapshot.sequence) }
-        var listener = TreeListener(id: id, request: request, sink: sink)
         let first = listener.start(with: snapshot)
         let frame = first.frame(listener.format)
         guard frame.count <= sink.capacity else {
-            // The first `put` alone would pass the stream's buffer and cut the client off with nothing said. End
-            // it the way a client acts on — `cancel`, as when a read is no longer allowed — with the reason told.
+            // The `put` alone would pass the stream's buffer and cut the client off with nothing said. End it the
+            // way a client acts on — `cancel`, as when a read is no longer allowed — with the reason told.
             sink.refuseOversized(location: request.location, bytes: frame.count, capacity: sink.capacity)
             _ = sink.send(.cancel, frame: TreeEvent.cancel.frame())
             sink.close()
             statistics.streamsRefused += 1
-            return ended(id)
+            return .refused
         }
-        listeners[id] = listener
-        index.insert(id, namespace: listener.namespace, at: listener.location)
         statistics.eventsSent += 1
-        if !sink.send(first, frame: frame) { cutOff(id) }
-        refreshGauges()
+        return sink.send(first, frame: frame) ? .sent : .gone
     }
 
     /// Forgets a stream whose client went away. Unknown IDs are ignored.
@@ -114,8 +134,31 @@ final class TreeHubCore {
                 environment.report(.catchUpFailed(error))
                 return false
             }
+            if let first = page.first, first.sequence > sequence + 1 {
+                // Changes after the position were pruned from the log before the hub read them: no stream can be
+                // brought up to date change by change, so each gets its location afresh.
+                resynchronize()
+            }
             apply(page)
             if page.count < pageSize || page.isEmpty { return true }
+        }
+    }
+
+    /// Sends every stream its location afresh (a `put` at `/`, which clients take as the whole new value), after
+    /// changes it should have received were lost.
+    private func resynchronize() {
+        statistics.resynchronizations += 1
+        for id in listeners.keys.sorted() {
+            guard var listener = listeners[id] else { continue }
+            if let refusal = refusal(of: listener) {
+                end(listener, with: refusal)
+                continue
+            }
+            switch start(&listener) {
+            case .sent: listeners[id] = listener
+            case .refused: remove(id)
+            case .gone: cutOff(id)
+            }
         }
     }
 

@@ -38,6 +38,11 @@ final class FakeTreeSource: TreeChangeReader {
         return commit(ns: ns, kind: .patch, path: .of(path), updates: updates, publish: publish)
     }
 
+    /// Drops change-log entries up to `sequence`, as the engine's retention does.
+    func prune(through sequence: Int64) {
+        state.withLock { $0.log.removeAll { $0.sequence <= sequence } }
+    }
+
     private func commit(
         ns: String, kind: TreeChange.Kind, path: TreePath, updates: [TreeChange.Update], publish: Bool
     ) -> TreeChange {
