@@ -33,10 +33,17 @@ final class GatedTreeSink: TreeListenSink {
 
 /// The tree hub on its thread: the feed, the bounded inbox and its catch-up, keep-alive ticks, stop.
 @Suite struct TreeListenHubTests {
+    /// The defaults with keep-alives an hour apart, so a test on a loaded machine sees only what it caused.
+    static var quiet: TreeListenConfiguration {
+        var configuration = TreeListenConfiguration()
+        configuration.keepAliveInterval = .seconds(3600)
+        return configuration
+    }
+
     @Test func feedChangesReachStreamsThroughTheHubsThreadInOrder() async throws {
         let source = FakeTreeSource()
         source.put("chat/m1", #""hi""#)
-        let hub = TreeListenHub(source: source)
+        let hub = TreeListenHub(source: source, configuration: Self.quiet)
         hub.start()
         defer { hub.stop() }
         let sink = FakeTreeSink()
@@ -52,7 +59,7 @@ final class GatedTreeSink: TreeListenSink {
 
     @Test func aHubWhoseInboxOverflowsCatchesUpFromTheChangeLogWithoutLossOrReordering() async throws {
         let source = FakeTreeSource()
-        var configuration = TreeListenConfiguration()
+        var configuration = Self.quiet
         configuration.maxQueuedRecords = 3
         configuration.logPageSize = 4
         let hub = TreeListenHub(source: source, configuration: configuration)
@@ -95,7 +102,8 @@ final class GatedTreeSink: TreeListenSink {
     @Test func aRulesChangeRejudgesEveryStream() async throws {
         let allowed = Mutex(true)
         let hub = TreeListenHub(
-            source: FakeTreeSource(), authorizer: FakeTreeAuthorizer { _ in allowed.withLock { $0 } })
+            source: FakeTreeSource(), configuration: Self.quiet,
+            authorizer: FakeTreeAuthorizer { _ in allowed.withLock { $0 } })
         hub.start()
         defer { hub.stop() }
         let sink = FakeTreeSink()
@@ -111,7 +119,7 @@ final class GatedTreeSink: TreeListenSink {
 
     @Test func aClosedStreamIsForgotten() async throws {
         let source = FakeTreeSource()
-        let hub = TreeListenHub(source: source)
+        let hub = TreeListenHub(source: source, configuration: Self.quiet)
         hub.start()
         defer { hub.stop() }
         let sink = FakeTreeSink()
@@ -127,7 +135,7 @@ final class GatedTreeSink: TreeListenSink {
 
     @Test func stoppingEndsEveryStreamAndTheThread() async throws {
         let source = FakeTreeSource()
-        let hub = TreeListenHub(source: source)
+        let hub = TreeListenHub(source: source, configuration: Self.quiet)
         #expect(!hub.isRunning)
         hub.start()
         #expect(hub.isRunning)

@@ -42,7 +42,7 @@ struct TreeHubLifecycleTests {
         while sink.events.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(sink.events.withLock { $0 } == ["put"])
+        #expect(sink.events.withLock { $0.first } == "put")
         app.stop()
         #expect(!app.treeHub.isRunning)
         #expect(sink.isClosed)
