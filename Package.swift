@@ -172,7 +172,7 @@ let package = Package(
         // The server's routing layer in process, without a socket.
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog"],
+            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],

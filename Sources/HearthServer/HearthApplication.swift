@@ -22,6 +22,8 @@ public final class HearthApplication: Sendable {
     private let files: FileStore
     /// Live listeners (`…/documents:listen`), fed by the store's change feed.
     private let listenHub: ListenHub
+    /// Live tree streams (`GET /….json` with `Accept: text/event-stream`), fed by the tree's change feed.
+    let treeHub: TreeListenHub
     /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
     let authenticator: RequestAuthenticator
     /// The security rules in force (documents and tree), reloaded on SIGHUP.
@@ -94,6 +96,10 @@ public final class HearthApplication: Sendable {
             store: files, configuration: configuration,
             access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
+        let tree = TreeAPI.make(
+            tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
+            authenticator: authenticator, logger: logger)
+        treeHub = tree.hub
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
@@ -113,9 +119,7 @@ public final class HearthApplication: Sendable {
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
             // Last: it claims only paths ending in `.json` that no API above served.
-            TreeAPI.make(
-                tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
-                authenticator: authenticator, logger: logger),
+            tree,
         ]
         let responder = HearthResponder(
             apis: apis, metrics: metrics, logger: logger,
@@ -134,10 +138,12 @@ public final class HearthApplication: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         do {
             try listenHub.start()
+            treeHub.start()
             rules.reloadOnHangup()
             try http.start()
         } catch {
             listenHub.stop()
+            treeHub.stop()
             store.close()
             accounts.close()
             files.close()
@@ -159,10 +165,12 @@ public final class HearthApplication: Sendable {
     /// The port bound, after `start()`.
     public var port: Int { http.port }
 
-    /// Stops accepting, lets in-flight requests finish, then closes the database. Idempotent.
+    /// Stops accepting, lets in-flight requests finish, ends every listener (both hubs' threads), then closes the
+    /// database. Idempotent.
     public func stop() {
         http.stop(gracePeriod: .seconds(10))
         listenHub.stop()
+        treeHub.stop()
         store.close()
         accounts.close()
         files.close()

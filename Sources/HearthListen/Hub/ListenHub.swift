@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 public import HearthCore
 import HearthStore
@@ -15,18 +14,15 @@ public final class ListenHub: Sendable {
     private let source: any ListenSource
     private let configuration: ListenConfiguration
     private let authorizer: any ListenAuthorizer
-    private let now: @Sendable () -> Duration
     private let registry = Mutex(SessionRegistry())
-    private let inbox = Mutex(Inbox())
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let phase = Mutex(Phase.idle)
+    private let runner: HubRunner<ChangeRecord, Command>
     private let published = Mutex(ListenStatistics())
 
-    private enum Phase {
-        case idle
-        case running(ChangeFeed<ChangeRecord>.Subscription)
-        case stopped
+    /// Work queued for the hub's thread beside the feed's records.
+    private enum Command: Sendable {
+        case open(String, DatabaseName, ListenCaller, any ListenSink, (@Sendable () -> Bool)?)
+        case request(String, ListenRequest)
+        case close(String)
     }
 
     /// A hub reading `source`. `now` is a monotonic clock for heartbeats (time since any fixed origin); `nil` uses
@@ -38,13 +34,16 @@ public final class ListenHub: Sendable {
         self.source = source
         self.configuration = configuration
         self.authorizer = authorizer
-        self.now = now ?? { ContinuousClock.now - processStart }
+        // Short ticks spread the heartbeats of many sessions out instead of sending them in bursts.
+        runner = HubRunner(
+            name: "hearth-listen", maxQueuedRecords: configuration.maxQueuedRecords,
+            tick: min(max(configuration.heartbeatInterval / 4, .milliseconds(10)), .seconds(1)), now: now)
     }
 
     /// Subscribes to the feed, finds the change log's head, and starts the hub's thread.
     /// - Throws: the store's error when the change log cannot be read.
     public func start() throws(HearthError) {
-        let subscription = source.changeFeed.subscribe { [weak self] records in self?.received(records) }
+        let subscription = source.changeFeed.subscribe { [weak self] records in self?.runner.received(records) }
         let head: (sequence: Int64, time: Timestamp)
         do {
             head = try findHead()
@@ -52,32 +51,17 @@ public final class ListenHub: Sendable {
             subscription.cancel()
             throw error
         }
-        let started = phase.withLock { phase -> Bool in
-            guard case .idle = phase else { return false }
-            phase = .running(subscription)
-            return true
-        }
-        guard started else {
-            subscription.cancel()
-            return
-        }
         published.withLock { $0.sequence = head.sequence }
-        let thread = Thread { [self] in run(from: head.sequence, readTime: head.time) }
-        thread.name = "hearth-listen"
-        thread.start()
+        _ = runner.start(subscription: subscription) { [self] in
+            Driver(core: makeCore(sequence: head.sequence, readTime: head.time)) { [self] statistics in
+                published.withLock { $0 = statistics }
+            }
+        }
     }
 
     /// Ends every session and stops the thread. Idempotent; blocks until the thread is done.
     public func stop() {
-        let subscription = phase.withLock { phase -> ChangeFeed<ChangeRecord>.Subscription? in
-            defer { phase = .stopped }
-            if case .running(let subscription) = phase { return subscription }
-            return nil
-        }
-        guard let subscription else { return }
-        subscription.cancel()
-        post(.stop)
-        finished.wait()
+        runner.stop()
     }
 
     /// Opens a session whose responses go to `sink`; returns its ID (random, unguessable).
@@ -90,7 +74,7 @@ public final class ListenHub: Sendable {
         database: DatabaseName, caller: ListenCaller, sink: any ListenSink,
         credentialStillValid: (@Sendable () -> Bool)? = nil
     ) throws(HearthError) -> String {
-        guard case .running = phase.withLock({ $0 }) else {
+        guard runner.isRunning else {
             throw HearthError(.unavailable, "The listener hub is not running.")
         }
         let id = Self.newSessionID()
@@ -101,7 +85,11 @@ public final class ListenHub: Sendable {
             }
             registry.open(id, identity: caller.identity, database: database)
         }
-        post(.open(id, database, caller, sink, credentialStillValid))
+        guard runner.post(.open(id, database, caller, sink, credentialStillValid)) else {
+            // Stopped since the check above: the thread will never see this session.
+            registry.withLock { $0.close(id) }
+            throw HearthError(.unavailable, "The listener hub is not running.")
+        }
         return id
     }
 
@@ -116,14 +104,14 @@ public final class ListenHub: Sendable {
         let admitted = try registry.withLock { registry throws(HearthError) in
             try registry.admit(request, session: id, caller: caller, maxTargets: configuration.maxTargetsPerSession)
         }
-        post(.request(id, admitted))
+        runner.post(.request(id, admitted))
         return admitted
     }
 
     /// Ends a session (its client went away). Unknown IDs are ignored.
     public func closeSession(_ id: String) {
         registry.withLock { $0.close(id) }
-        post(.close(id))
+        runner.post(.close(id))
     }
 
     /// The database a session was opened on, or `nil` when it does not exist.
@@ -133,29 +121,6 @@ public final class ListenHub: Sendable {
 
     /// Counters, as of the hub thread's last pass.
     public var statistics: ListenStatistics { published.withLock { $0 } }
-
-    // MARK: The feed side
-
-    private func received(_ records: [ChangeRecord]) {
-        inbox.withLock { inbox in
-            guard !inbox.overflowed else { return }
-            if inbox.queuedRecords + records.count > configuration.maxQueuedRecords {
-                // Re-read from the change log instead of holding an unbounded queue.
-                inbox.overflowed = true
-                inbox.items.removeAll { if case .records = $0 { return true } else { return false } }
-                inbox.queuedRecords = 0
-                return
-            }
-            inbox.queuedRecords += records.count
-            inbox.items.append(.records(records))
-        }
-        wake.signal()
-    }
-
-    private func post(_ item: Inbox.Item) {
-        inbox.withLock { $0.items.append(item) }
-        wake.signal()
-    }
 
     /// The change log's newest sequence number and its commit time, found by probing `changes(after:limit: 1)`
     /// (an exponential then a binary search), since the store offers no direct way.
@@ -193,100 +158,47 @@ public final class ListenHub: Sendable {
 
     // MARK: The hub's thread
 
-    private func run(from sequence: Int64, readTime: Timestamp) {
+    private func makeCore(sequence: Int64, readTime: Timestamp) -> ListenHubCore {
         let environment = ListenHubCore.Environment(
             reader: SnapshotReader(source: source, pageSize: max(2, configuration.logPageSize)),
             configuration: configuration, authorizer: authorizer,
             sessionEnded: { [self] id in registry.withLock { $0.close(id) } },
             targetRemoved: { [self] key in registry.withLock { $0.release(key) } })
-        let core = ListenHubCore(environment: environment, sequence: sequence, readTime: readTime)
-        // Short ticks spread the heartbeats of many sessions out instead of sending them in bursts.
-        let tick = min(max(configuration.heartbeatInterval / 4, .milliseconds(10)), .seconds(1))
-        var nextHeartbeat = now() + tick
-        var retryCatchUp = false
-        while true {
-            let wait = max(nextHeartbeat - now(), .zero)
-            _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait.nanoseconds)))
-            let (items, catchUp) = inbox.withLock { inbox in
-                defer {
-                    inbox.items.removeAll(keepingCapacity: true)
-                    inbox.queuedRecords = 0
-                    inbox.overflowed = false
-                }
-                return (inbox.items, inbox.overflowed)
-            }
-            var batch: [ChangeRecord] = []
-            var stopping = false
-            for item in items {
-                if case .records(let records) = item {
-                    // Consecutive commits go out together: one send and one marker per session for all of them.
-                    batch += records
-                    if batch.count >= 4096 {
-                        core.apply(batch, now: now())
-                        batch = []
-                    }
-                    continue
-                }
-                if !batch.isEmpty {
-                    core.apply(batch, now: now())
-                    batch = []
-                }
-                switch item {
-                case .records: break
-                case .open(let id, let database, let caller, let sink, let check):
-                    core.open(
-                        session: id, database: database, caller: caller, sink: sink, credentialStillValid: check,
-                        now: now())
-                case .request(let id, let request):
-                    core.handle(request, session: id, now: now())
-                case .close(let id):
-                    core.close(session: id)
-                case .stop:
-                    stopping = true
-                }
-            }
-            if !batch.isEmpty { core.apply(batch, now: now()) }
-            if catchUp || retryCatchUp { retryCatchUp = !core.catchUp(now: now()) }
-            if now() >= nextHeartbeat {
-                core.heartbeat(now: now())
-                nextHeartbeat = now() + tick
-            }
-            core.refreshGauges()
-            published.withLock { $0 = core.statistics }
-            if stopping {
-                core.stop()
-                core.refreshGauges()
-                published.withLock { $0 = core.statistics }
-                finished.signal()
-                return
+        return ListenHubCore(environment: environment, sequence: sequence, readTime: readTime)
+    }
+
+    /// The core as the runner drives it: commands become session calls, and each pass publishes the counters.
+    private final class Driver: HubDriver {
+        let core: ListenHubCore
+        let publish: (ListenStatistics) -> Void
+
+        init(core: ListenHubCore, publish: @escaping (ListenStatistics) -> Void) {
+            self.core = core
+            self.publish = publish
+        }
+
+        func apply(_ records: [ChangeRecord], now: Duration) { core.apply(records, now: now) }
+
+        func handle(_ command: Command, now: Duration) {
+            switch command {
+            case .open(let id, let database, let caller, let sink, let check):
+                core.open(
+                    session: id, database: database, caller: caller, sink: sink, credentialStillValid: check, now: now)
+            case .request(let id, let request):
+                core.handle(request, session: id, now: now)
+            case .close(let id):
+                core.close(session: id)
             }
         }
-    }
-}
 
-/// When this process started, the origin of the hub's default monotonic clock.
-let processStart = ContinuousClock.now
+        func catchUp(now: Duration) -> Bool { core.catchUp(now: now) }
+        func heartbeat(now: Duration) { core.heartbeat(now: now) }
 
-/// Work queued for the hub's thread, in arrival order.
-private struct Inbox: Sendable {
-    enum Item: Sendable {
-        case records([ChangeRecord])
-        case open(String, DatabaseName, ListenCaller, any ListenSink, (@Sendable () -> Bool)?)
-        case request(String, ListenRequest)
-        case close(String)
-        case stop
-    }
+        func passEnded() {
+            core.refreshGauges()
+            publish(core.statistics)
+        }
 
-    var items: [Item] = []
-    var queuedRecords = 0
-    var overflowed = false
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? Int64.max : product + attoseconds / 1_000_000_000
+        func stop() { core.stop() }
     }
 }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthHTTP
+import HearthListen
 import HearthStore
 
 extension TreeAPI {
@@ -44,10 +45,12 @@ extension TreeAPI {
         let check = authenticator.recheck(http, auth: auth)
         let stream = HTTPEventStream(
             status: 200, headers: [], maxBufferedBytes: configuration.listen.treeBufferBytes)
-        hub.open(
-            namespace: request.namespace, location: request.path, query: request.query, format: request.format,
-            auth: auth,
-            credentialStillValid: check, stream: stream)
+        let id = hub.open(
+            TreeListenRequest(
+                namespace: request.namespace, location: request.path, query: request.query, format: request.format,
+                auth: auth, credentialStillValid: check),
+            sink: TreeStreamSink(stream: stream, logger: logger))
+        stream.onClose { [hub] in hub.close(id) }
         return .stream(stream)
     }
 }

@@ -5,7 +5,7 @@ extension TreeAPI {
     /// `/.settings/rules.json`: read or replace the tree rules in force for the request's namespace (`?ns=`). Both
     /// need development mode or the admin credential, as Firebase needs the database secret or an admin token. Rules
     /// with an error are refused with 400 and `file:line:column`; the previous rules stay.
-    /// Replacing re-judges every open stream (`TreeListenerHub.recheckAccess`, through the engine's observer).
+    /// Replacing re-judges every open stream (`TreeListenHub.recheckAccess`, through the engine's observer).
     func rules(_ request: TreeRequest, _ http: HTTPRequest, auth: AuthContext?) throws(HearthError) -> HTTPReply {
         guard configuration.devMode || auth?.isAdmin == true else { throw Self.permissionDenied }
         switch request.method {

@@ -1,7 +1,8 @@
-import HearthLog
 import Foundation
 import HearthCore
 import HearthHTTP
+import HearthListen
+import HearthLog
 import HearthStore
 import Synchronization
 
@@ -10,26 +11,33 @@ import Synchronization
 /// so it sits after the other APIs in the server's list.
 struct TreeAPI: API {
     let tree: any TreeStore
-    let hub: TreeListenerHub
+    let hub: TreeListenHub
     let access: TreeAccess
     let configuration: ServerConfiguration
     let authenticator: RequestAuthenticator
     let pushIDs: PushIDSource
+    /// Where tree streams' refusals and the hub's failures are logged.
+    let logger: Logger
 
-    /// The tree API on `tree` judged by `rules`' tree rules, with its listener hub, which re-judges open streams
-    /// whenever the rules change. The keep-alive interval is 30 s, as Firebase's, unless
-    /// `HEARTH_TREE_KEEPALIVE_SECONDS` says otherwise (tests shorten it to see keep-alives and re-checks).
+    /// The tree API on `tree` judged by `rules`' tree rules, with its listener hub (not yet started: the application
+    /// starts and stops it), which re-judges open streams whenever the rules change. The keep-alive interval is 30 s,
+    /// as Firebase's, unless `HEARTH_TREE_KEEPALIVE_SECONDS` says otherwise (tests shorten it to see keep-alives and
+    /// re-checks).
     static func make(
         tree: any TreeStore, rules: RulesEngine, configuration: ServerConfiguration,
         authenticator: RequestAuthenticator, logger: Logger
     ) -> TreeAPI {
         let keepAlive = ProcessInfo.processInfo.environment["HEARTH_TREE_KEEPALIVE_SECONDS"].flatMap(Double.init) ?? 30
         let access = TreeAccess(engine: rules, tree: tree)
-        let hub = TreeListenerHub(tree: tree, access: access, keepAlive: max(0.05, keepAlive), logger: logger)
+        var listen = TreeListenConfiguration()
+        listen.keepAliveInterval = .milliseconds(Int64((max(0.05, keepAlive) * 1000).rounded()))
+        let hub = TreeListenHub(
+            source: tree, configuration: listen, authorizer: TreeListenAccess(access: access),
+            report: { problem in problem.log(to: logger) })
         rules.onDatabaseRulesChange { [weak hub] in hub?.recheckAccess() }
         return TreeAPI(
             tree: tree, hub: hub, access: access, configuration: configuration, authenticator: authenticator,
-            pushIDs: PushIDSource())
+            pushIDs: PushIDSource(), logger: logger)
     }
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {

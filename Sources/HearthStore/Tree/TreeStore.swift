@@ -4,11 +4,7 @@ public import HearthCore
 /// the engine's one commit path, a change log in the same transaction, and a live feed of committed changes.
 ///
 /// Every read and write names the caller (`auth`) so that rules, once enforced, are checked in one place.
-public protocol TreeStore: Sendable {
-    /// The node at a location with the change-log sequence its snapshot reflects, so a listener can drop feed
-    /// changes the snapshot already contains.
-    func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot
-
+public protocol TreeStore: TreeChangeReader {
     /// A shallow read: the leaf at a location, or the keys of its children.
     func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow
 
@@ -21,11 +17,21 @@ public protocol TreeStore: Sendable {
 
     /// The answer recorded with a write's idempotency key (``TreeWrite/receipt``), or `nil` when none was applied.
     func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]?
+}
+
+/// What the tree's listener hub reads: snapshots of a location with the change-log position they reflect, the
+/// feed of committed changes, and the change log behind it (the tree's twin of `DocumentStore.changeFeed` and
+/// `DocumentStore.changes(after:limit:)`). The hub never writes, so a second node can serve tree listeners from a
+/// shared log.
+public protocol TreeChangeReader: Sendable {
+    /// The node at a location with the change-log sequence its snapshot reflects, so a listener can drop feed
+    /// changes the snapshot already contains.
+    func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot
 
     /// Committed tree changes as they happen, in commit order, each once.
     var treeFeed: ChangeFeed<TreeChange> { get }
 
-    /// Change-log entries after a sequence number, oldest first.
+    /// Change-log entries after a sequence number, oldest first, at most `limit`.
     func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange]
 }
 

@@ -1,23 +1,22 @@
 import HearthCore
-import HearthHTTP
 import HearthStore
 
 /// One open stream (`GET … Accept: text/event-stream`): where it listens, its query, and what it has been sent.
-struct TreeListener: Sendable {
+struct TreeListener {
     /// The hub's ID for it.
     let id: Int
+    /// What the stream asked for.
+    let request: TreeListenRequest
     /// The database.
-    let namespace: String
+    var namespace: String { request.namespace }
     /// The listened location.
-    let location: TreePath
+    var location: TreePath { request.location }
     /// The query, when the stream was opened with one: it then only ever sees its window.
-    let query: TreeQuery?
+    var query: TreeQuery? { request.query }
     /// `format=export` streams carry priorities.
-    let format: TreeFormat
+    var format: TreeFormat { request.format }
     /// The caller, for access checks.
-    let auth: AuthContext?
-    /// Re-checks the caller's credential (expiry, revocation); `nil` when there is none to re-check.
-    let credentialStillValid: (@Sendable () -> Bool)?
+    var auth: AuthContext? { request.auth }
     /// When the caller's ID token expires (its `exp` claim, seconds since 1970): no change is delivered after it.
     var expiresAt: Int64? {
         guard let auth, !auth.isAdmin else { return nil }
@@ -28,7 +27,7 @@ struct TreeListener: Sendable {
         }
     }
     /// Where events go.
-    let stream: HTTPEventStream
+    let sink: any TreeListenSink
     /// The last change-log sequence reflected in what was sent; older changes are skipped.
     var sequence: Int64 = .max
     /// For a query: the location's whole value, kept current by applying changes, and the window last sent.
