@@ -17,7 +17,10 @@ enum UsersCommand {
             --uid UID                     choose the uid (default: random)
             --display-name NAME
             --verified                    mark the email verified
-          import FILE                   the users of `firebase auth:export FILE` (JSON), with their uids,
+          export FILE|-                 every account as `firebase auth:export` writes it (JSON, or CSV
+                                        for a .csv file or --format csv), for `firebase auth:import` or
+                                        another Hearth; password hashes are left out (see README)
+          import FILE                   the users of `firebase auth:export FILE` (JSON or CSV), with their uids,
                                         profiles, providers and password hashes; each signs in with its old
                                         password, upgraded to argon2id at that first sign-in
             --hash-algo NAME              SCRYPT (Firebase's; the console's password hash parameters),
@@ -44,7 +47,7 @@ enum UsersCommand {
                 valueFlags: [
                     "--data", "--project", "--email", "--uid", "--display-name", "--hash-algo", "--hash-key",
                     "--salt-separator", "--rounds", "--mem-cost", "--block-size", "--parallelization",
-                    "--hash-input-order",
+                    "--hash-input-order", "--format",
                 ],
                 switchFlags: ["--json", "--password-stdin", "--verified", "--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
@@ -60,6 +63,7 @@ enum UsersCommand {
             case "list": try list(service, json: parsed.switches.contains("--json"))
             case "add": try add(service, parsed, environment: environment)
             case "import": try importUsers(service, parsed)
+            case "export": try exportUsers(service, parsed)
             case "disable", "enable": try setDisabled(action == "disable", service, target(parsed))
             case "delete": try delete(service, target(parsed))
             default: throw CommandLineArguments.UsageError(description: "unknown action '\(action)'")
@@ -151,6 +155,38 @@ enum UsersCommand {
         print(result.user.uid)
     }
 
+    /// `export FILE`: every account as `firebase auth:export` writes them, JSON or CSV by the file's extension or
+    /// `--format`; `-` writes to standard output.
+    private static func exportUsers(_ service: AccountService, _ parsed: CommandLineArguments) throws {
+        guard parsed.positional.count == 2 else {
+            throw CommandLineArguments.UsageError(description: "export needs the file to write (or -)")
+        }
+        let path = parsed.positional[1]
+        let users = try service.allUsers()
+        let text = try format(of: path, parsed) == "csv" ? UserExportFile.csv(users) : UserExportFile.json(users)
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } else {
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CommandLineArguments.UsageError(description: "cannot write \(path)") }
+            FileHandle.standardError.write(
+                Data("exported \(users.count) user\(users.count == 1 ? "" : "s") to \(path)\n".utf8))
+        }
+    }
+
+    /// `csv` or `json`: `--format`, else the file's extension (JSON when it says neither).
+    private static func format(of path: String, _ parsed: CommandLineArguments) throws -> String {
+        if let format = parsed.values["--format"]?.lowercased() {
+            guard format == "csv" || format == "json" else {
+                throw CommandLineArguments.UsageError(description: "--format must be csv or json, not \(format)")
+            }
+            return format
+        }
+        return path.lowercased().hasSuffix(".csv") ? "csv" : "json"
+    }
+
     /// `import FILE`: reads `firebase auth:export`'s JSON and imports it in batches of
     /// ``AccountService/maximumImportBatch``; prints the count and each refused user.
     private static func importUsers(_ service: AccountService, _ parsed: CommandLineArguments) throws {
@@ -161,9 +197,15 @@ enum UsersCommand {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandLineArguments.UsageError(description: "cannot read \(path)")
         }
-        guard let users = (try? JSONParser.parse(Array(data)))?["users"]?.arrayValue else {
-            throw CommandLineArguments.UsageError(
-                description: "\(path) is not `firebase auth:export` JSON ({\"users\": [...]}); CSV is not read yet")
+        let users: [ImportedUser]
+        if try format(of: path, parsed) == "csv" {
+            users = try UserExportFile.users(csv: String(decoding: data, as: UTF8.self))
+        } else {
+            guard let records = (try? JSONParser.parse(Array(data)))?["users"]?.arrayValue else {
+                throw CommandLineArguments.UsageError(
+                    description: "\(path) is not `firebase auth:export` JSON ({\"users\": [...]}) nor CSV (.csv)")
+            }
+            users = records.map(ImportedUser.init(json:))
         }
         var algorithm: PasswordHashAlgorithm?
         if let name = parsed.values["--hash-algo"] {
@@ -196,9 +238,9 @@ enum UsersCommand {
         var start = 0
         while start < users.count {
             let batch = Array(users[start..<min(start + AccountService.maximumImportBatch, users.count)])
-            let errors = try service.batchCreate(batch.map(ImportedUser.init(json:)), algorithm: algorithm)
+            let errors = try service.batchCreate(batch, algorithm: algorithm)
             for error in errors {
-                let uid = batch[error.index]["localId"]?.stringValue ?? "#\(start + error.index)"
+                let uid = batch[error.index].localID ?? "#\(start + error.index)"
                 FileHandle.standardError.write(Data("refused \(uid): \(error.message)\n".utf8))
             }
             imported += batch.count - errors.count
