@@ -144,4 +144,19 @@ struct FederatedAuthTests {
         #expect(result.user.providerData.map(\.providerID) == ["facebook.com"])
         try auth.signOut()
     }
+
+    /// As Firebase's SDKs, a sign-in fetches the account before anyone hears of the user: a password sign-in's
+    /// `providerData` lists `password` (and a linked provider) at once, without `reload()`.
+    @Test func passwordSignInKnowsItsProviders() async throws {
+        let auth = Auth.auth(app: try SharedServer.server.app())
+        let email = uniqueEmail()
+        let created = try await auth.createUser(withEmail: email, password: "correct horse")
+        #expect(created.user.providerData.map(\.providerID) == ["password"])
+        try await created.user.link(
+            with: GitHubAuthProvider.credential(withToken: Self.claims(sub: UUID().uuidString)))
+        try auth.signOut()
+        let signedIn = try await auth.signIn(withEmail: email, password: "correct horse")
+        #expect(Set(signedIn.user.providerData.map(\.providerID)) == ["password", "github.com"])
+        try auth.signOut()
+    }
 }

@@ -63,7 +63,7 @@ public final class Auth: Sendable {
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
         let json = try await client.call(
             "signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
-        return try signedIn(try AuthSession(signInResponse: json, isAnonymous: false, now: Date()))
+        return try signedIn(try await completedSession(json, isAnonymous: false))
     }
 
     /// Completion-handler form of ``createUser(withEmail:password:)``.
@@ -80,7 +80,20 @@ public final class Auth: Sendable {
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
         let json = try await client.call(
             "signInWithPassword", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
-        return try signedIn(try AuthSession(signInResponse: json, isAnonymous: false, now: Date()))
+        return try signedIn(try await completedSession(json, isAnonymous: false))
+    }
+
+    /// The session a sign-in answer starts, completed with the account as `accounts:lookup` describes it — its
+    /// provider identities, its profile, its times — before any listener hears of the user, as Firebase's SDKs fetch
+    /// the account after every sign-in. A lookup that fails leaves the answer's own fields.
+    func completedSession(_ json: JSONValue, isAnonymous: Bool) async throws -> AuthSession {
+        var session = try AuthSession(signInResponse: json, isAnonymous: isAnonymous, now: Date())
+        if let lookup = try? await client.call("lookup", ["idToken": .string(session.idToken)]),
+            let record = lookup["users"]?[0]
+        {
+            session.apply(lookup: record)
+        }
+        return session
     }
 
     /// Completion-handler form of ``signIn(withEmail:password:)``.
