@@ -83,7 +83,10 @@ extension IdentityProviders {
             let query = "providerId=\(AccountService.percentEncode(providerID))&sessionId=\(sessionID)"
             return ("\(devPickerURL)?\(query)", sessionID)
         }
-        let (configuration, keys) = try openIDProvider(providerID)
+        let (configuration, keys) = try configuredProvider(providerID)
+        if let oauth = configuration.oauthEndpoints {
+            return try oauthAuthorizationURI(configuration, oauth, redirectURI: redirectURI, now: now)
+        }
         guard let clientID = configuration.clientIDs.first,
             let endpoint = try keys.discovery(now: now).authorizationEndpoint
         else {
@@ -132,7 +135,10 @@ extension IdentityProviders {
             return try Self.statedIdentity(
                 Credential(providerID: session.providerID, idToken: String(decoding: claims, as: UTF8.self)))
         }
-        let (configuration, keys) = try openIDProvider(session.providerID)
+        let (configuration, keys) = try configuredProvider(session.providerID)
+        if let oauth = configuration.oauthEndpoints {
+            return try redeemOAuthCode(code, configuration, oauth, session: session, now: now)
+        }
         guard let endpoint = try keys.discovery(now: now).tokenEndpoint else {
             throw AuthError.invalidIdpResponse("the provider's discovery document has no token_endpoint")
         }
@@ -149,5 +155,55 @@ extension IdentityProviders {
             idToken, rawNonce: session.rawNonce, now: now)
         identity.accessToken = answer.value["access_token"]?.stringValue
         return identity
+    }
+}
+
+extension IdentityProviders {
+    /// Facebook's and GitHub's authorization page: `client_id`, `redirect_uri`, their scopes, `state` and PKCE S256
+    /// (both accept it), but no nonce — no ID token comes back.
+    fileprivate func oauthAuthorizationURI(
+        _ configuration: IdentityProviderConfiguration,
+        _ oauth: (authorization: String, token: String, scope: String), redirectURI: String, now: Int64
+    ) throws(AuthError) -> (authURI: String, sessionID: String) {
+        guard let clientID = configuration.clientIDs.first else {
+            throw AuthError.invalidIdpResponse("\(configuration.providerID) has no client ID configured")
+        }
+        guard fetcher.policy.allows(oauth.authorization) else {
+            throw AuthError.invalidIdpResponse("the authorization endpoint \(oauth.authorization) is not https")
+        }
+        let verifier = Base64URL.encode(SecureRandom.bytes(32))
+        let state = Base64URL.encode(SecureRandom.bytes(24))
+        let session = AuthorizationSessions.Session(
+            providerID: configuration.providerID, redirectURI: redirectURI, state: state, codeVerifier: verifier,
+            rawNonce: "", createdAt: now)
+        let sessionID = try sessions.start(session, now: now)
+        let query: [(String, String)] = [
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI),
+            ("scope", oauth.scope), ("state", state),
+            ("code_challenge", Base64URL.encode(SHA256.hash(Array(verifier.utf8)))), ("code_challenge_method", "S256"),
+        ]
+        let encoded = query.map { "\($0.0)=\(AccountService.percentEncode($0.1))" }.joined(separator: "&")
+        let endpoint = oauth.authorization
+        return (endpoint + (endpoint.contains("?") ? "&" : "?") + encoded, sessionID)
+    }
+
+    /// Exchanges Facebook's or GitHub's code for an access token (client secret and PKCE verifier), then checks
+    /// that token exactly as one the app sent itself (`debug_token` and `/me`; `/user` and `/user/emails`).
+    fileprivate func redeemOAuthCode(
+        _ code: String, _ configuration: IdentityProviderConfiguration,
+        _ oauth: (authorization: String, token: String, scope: String), session: AuthorizationSessions.Session,
+        now: Int64
+    ) throws(AuthError) -> FederatedIdentity {
+        var form = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", session.redirectURI),
+            ("client_id", configuration.clientIDs.first ?? ""), ("code_verifier", session.codeVerifier),
+        ]
+        if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
+        let answer = try fetcher.json(oauth.token, form: form)
+        guard answer.status == 200, let token = answer.value["access_token"]?.stringValue, !token.isEmpty else {
+            throw AuthError.invalidIdpResponse(
+                "the token endpoint answered HTTP \(answer.status) without an access_token")
+        }
+        return try verify(Credential(providerID: configuration.providerID, accessToken: token), now: now)
     }
 }

@@ -17,6 +17,12 @@ public struct IdentityProviderConfiguration: Sendable, Equatable {
     /// Facebook's Graph API (default `https://graph.facebook.com`) or GitHub's REST API (default
     /// `https://api.github.com`).
     public var apiURL: String?
+    /// Facebook's and GitHub's browser sign-in: the authorization page (defaults: Facebook's login dialog, GitHub's
+    /// `login/oauth/authorize`).
+    public var authorizationURL: String?
+    /// Facebook's and GitHub's browser sign-in: where the server exchanges the code for an access token (defaults:
+    /// the Graph API's `oauth/access_token`, GitHub's `login/oauth/access_token`).
+    public var tokenURL: String?
 
     /// A provider with `providerID` and the apps' client IDs.
     public init(providerID: String, clientIDs: [String]) {
@@ -88,7 +94,26 @@ public struct IdentityProviderConfiguration: Sendable, Equatable {
 
     /// Every URL the configuration names, for the https check at start-up.
     public var configuredURLs: [String] {
-        [issuer, discoveryURL, jwksURL, apiURL].compactMap { $0 }
+        [issuer, discoveryURL, jwksURL, apiURL, authorizationURL, tokenURL].compactMap { $0 }
+    }
+
+    /// The OAuth 2.0 endpoints and scopes of Facebook's and GitHub's browser sign-in (they are not OpenID Connect
+    /// providers: no discovery, no ID token; the code buys an access token, checked as a token the app sent would
+    /// be); `nil` for other providers.
+    public var oauthEndpoints: (authorization: String, token: String, scope: String)? {
+        switch providerID {
+        case "facebook.com":
+            (
+                authorizationURL ?? "https://www.facebook.com/dialog/oauth",
+                tokenURL ?? expectedAPIURL + "/oauth/access_token", "email,public_profile"
+            )
+        case "github.com":
+            (
+                authorizationURL ?? "https://github.com/login/oauth/authorize",
+                tokenURL ?? "https://github.com/login/oauth/access_token", "read:user user:email"
+            )
+        default: nil
+        }
     }
 }
 

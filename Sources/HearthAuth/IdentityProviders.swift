@@ -102,17 +102,11 @@ public final class IdentityProviders: Sendable {
         }
     }
 
-    /// A configured OpenID Connect provider and its keys; `INVALID_PROVIDER_ID`, `OPERATION_NOT_ALLOWED`, or 501
-    /// for providers whose browser flow Hearth does not run (Facebook's and GitHub's are not OpenID Connect).
-    func openIDProvider(_ providerID: String) throws(AuthError) -> (IdentityProviderConfiguration, ProviderKeys) {
-        guard let kind = IdentityProviderConfiguration.kind(of: providerID) else {
-            throw AuthError("INVALID_PROVIDER_ID")
-        }
+    /// A configured provider and its keys; `INVALID_PROVIDER_ID` or `OPERATION_NOT_ALLOWED`.
+    func configuredProvider(_ providerID: String) throws(AuthError) -> (IdentityProviderConfiguration, ProviderKeys) {
+        guard IdentityProviderConfiguration.kind(of: providerID) != nil else { throw AuthError("INVALID_PROVIDER_ID") }
         guard let configuration = configurations[providerID], let keys = keys[providerID] else {
             throw AuthError.operationNotAllowed
-        }
-        guard kind == .openIDConnect else {
-            throw AuthError.notImplemented("the redirect flow for \(providerID) is not supported by Hearth")
         }
         return (configuration, keys)
     }

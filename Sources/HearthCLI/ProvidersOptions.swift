@@ -25,7 +25,7 @@ enum ProvidersOptions {
     /// The members a provider's object may have.
     static let members: Set<String> = [
         "clientIds", "clientId", "appId", "clientSecretFile", "appSecretFile", "issuer", "discoveryUrl", "jwksUrl",
-        "apiUrl",
+        "apiUrl", "authorizationUrl", "tokenUrl",
     ]
 
     /// Lines for the options table of `hearth serve --help`.
@@ -34,7 +34,8 @@ enum ProvidersOptions {
                                   google.com, apple.com, facebook.com,  an object)
                                   github.com, microsoft.com, oidc.NAME; each with clientIds, clientSecretFile
                                   (Facebook: appId, appSecretFile), issuer, discoveryUrl, jwksUrl, apiUrl (Graph or
-                                  GitHub API). URLs must be https.
+                                  GitHub API), authorizationUrl, tokenUrl (Facebook's and GitHub's browser sign-in).
+                                  URLs must be https.
           --allow-loopback-providers                                    HEARTH_ALLOW_LOOPBACK_PROVIDERS=1
                                   provider URLs may also be http://127.0.0.1 (tests)
 
@@ -112,6 +113,8 @@ enum ProvidersOptions {
         configuration.discoveryURL = members["discoveryUrl"]?.stringValue
         configuration.jwksURL = members["jwksUrl"]?.stringValue
         configuration.apiURL = members["apiUrl"]?.stringValue
+        configuration.authorizationURL = members["authorizationUrl"]?.stringValue
+        configuration.tokenURL = members["tokenUrl"]?.stringValue
         if providerID.hasPrefix("oidc.") && configuration.issuer == nil { throw fail("needs issuer") }
         for url in configuration.configuredURLs where !policy.allows(url) {
             throw fail(

@@ -83,12 +83,70 @@ struct FederatedRedirectTests {
                 try await Self.finish(
                     client, requestURI: "\(Self.continueURI)?error=access_denied&state=\(denied.state)",
                     sessionID: denied.sessionID), "INVALID_IDP_RESPONSE")
-            // Facebook's and GitHub's flows are not OpenID Connect: said plainly, not attempted.
-            expectAuthError(
-                try await client.accounts(
-                    "createAuthUri", ["providerId": "github.com", "continueUri": .string(Self.continueURI)]),
-                "the redirect flow for github.com is not supported by Hearth", status: 501)
             #expect(try await client.accountCount() == 0)
+        }
+    }
+
+    /// Facebook's and GitHub's browser sign-in (OAuth 2.0, not OpenID Connect): the authorization page with the
+    /// app's client ID, scopes, state and PKCE; the server buys an access token with the code and checks it as one
+    /// the app sent (Facebook: issued to this app; GitHub: the verified primary email).
+    @Test(arguments: ["facebook.com", "github.com"])
+    func oauthProvidersCodeFlow(_ providerID: String) async throws {
+        try await Providers.withServer { server, idp in
+            let client = server.client
+            let started = try expectOK(
+                await client.accounts(
+                    "createAuthUri", ["providerId": .string(providerID), "continueUri": .string(Self.continueURI)]))
+            let authURI = try #require(started["authUri"]?.stringValue)
+            let sessionID = try #require(started["sessionId"]?.stringValue)
+            let page = providerID == "facebook.com" ? "/dialog/oauth?" : "/login/oauth/authorize?"
+            #expect(authURI.hasPrefix(idp.baseURL + page), "\(authURI)")
+            let items = URLComponents(string: authURI)?.queryItems ?? []
+            func item(_ name: String) -> String? { items.first { $0.name == name }?.value }
+            let clientID = providerID == "facebook.com" ? Providers.facebookApp : "gh-client"
+            #expect(item("client_id") == clientID)
+            #expect(item("redirect_uri") == Self.continueURI)
+            #expect(item("scope") == (providerID == "facebook.com" ? "email,public_profile" : "read:user user:email"))
+            #expect(item("nonce") == nil)
+            let email = "\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let accessToken =
+                providerID == "facebook.com"
+                ? idp.facebookToken(
+                    appID: Providers.facebookApp,
+                    user: ["id": "fb-redirect", "name": "Fay Redirect", "email": .string(email)])
+                : idp.githubToken(
+                    user: ["id": 4242, "login": "octo-redirect", "name": "Octo Redirect"],
+                    emails: [["email": .string(email), "primary": true, "verified": true]])
+            let code = idp.oauthCode(
+                clientID: clientID,
+                clientSecret: providerID == "facebook.com" ? Providers.facebookSecret : Providers.oidcSecret,
+                redirectURI: Self.continueURI, codeChallenge: try #require(item("code_challenge")),
+                accessToken: accessToken)
+            let state = try #require(item("state"))
+            let requestURI = "\(Self.continueURI)?code=\(code)&state=\(HTTPClient.encodeQuery(state))"
+            let answer = try expectOK(await Self.finish(client, requestURI: requestURI, sessionID: sessionID))
+            #expect(answer["providerId"] == .string(providerID))
+            #expect(answer["email"] == .string(email))
+            #expect(answer["isNewUser"] == true)
+            #expect(answer["oauthAccessToken"] == .string(accessToken))
+            #expect(answer["idToken"]?.stringValue != nil)
+            // A code is redeemed once, and a session ends once.
+            expectAuthError(
+                try await Self.finish(client, requestURI: requestURI, sessionID: sessionID), "INVALID_IDP_RESPONSE")
+
+            // A code the provider refuses (here: one it never issued) signs no one in and writes nothing.
+            let again = try expectOK(
+                await client.accounts(
+                    "createAuthUri", ["providerId": .string(providerID), "continueUri": .string(Self.continueURI)]))
+            let againItems = URLComponents(string: again["authUri"]?.stringValue ?? "")?.queryItems ?? []
+            let againState = againItems.first { $0.name == "state" }?.value ?? ""
+            expectAuthError(
+                try await Self.finish(
+                    client,
+                    requestURI: "\(Self.continueURI)?code=forged&state=\(HTTPClient.encodeQuery(againState))",
+                    sessionID: again["sessionId"]?.stringValue ?? ""),
+                "INVALID_IDP_RESPONSE")
+            #expect(try await client.accountCount() == 1)
         }
     }
 }

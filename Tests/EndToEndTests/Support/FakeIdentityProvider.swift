@@ -26,7 +26,10 @@ final class FakeIdentityProvider: Sendable {
         var clientSecret: String
         var redirectURI: String
         var codeChallenge: String
+        /// OpenID Connect: the ID token the code buys.
         var idToken: String
+        /// Facebook and GitHub: the access token the code buys instead.
+        var accessToken: String? = nil
     }
 
     private struct State: Sendable {
@@ -148,6 +151,20 @@ final class FakeIdentityProvider: Sendable {
         return code
     }
 
+    /// A Facebook- or GitHub-shaped authorization code: redeemable once at `/oauth/access_token` (Graph) or
+    /// `/login/oauth/access_token` (GitHub) for `accessToken`, with the same checks as ``authorizationCode``.
+    func oauthCode(
+        clientID: String, clientSecret: String, redirectURI: String, codeChallenge: String, accessToken: String
+    ) -> String {
+        let code = "code-" + UUID().uuidString
+        state.withLock {
+            $0.codes[code] = PendingCode(
+                clientID: clientID, clientSecret: clientSecret, redirectURI: redirectURI, codeChallenge: codeChallenge,
+                idToken: "", accessToken: accessToken)
+        }
+        return code
+    }
+
     /// `POST /token`: an OAuth 2.0 authorization-code grant with PKCE (S256), answered with the ID token.
     private static func token(_ request: HTTPRequest, _ state: Locked<State>) -> HTTPResponse {
         var form: [String: String] = [:]
@@ -161,6 +178,10 @@ final class FakeIdentityProvider: Sendable {
             form["client_id"] == pending.clientID, form["client_secret"] == pending.clientSecret,
             form["redirect_uri"] == pending.redirectURI, challenge == pending.codeChallenge
         else { return json(["error": "invalid_grant"], status: 400) }
+        if let accessToken = pending.accessToken {
+            // Facebook's and GitHub's token endpoints: an access token and no ID token.
+            return json(["access_token": .string(accessToken), "token_type": "bearer"])
+        }
         return json([
             "access_token": .string("at-" + UUID().uuidString), "token_type": "Bearer",
             "id_token": .string(pending.idToken),
@@ -176,6 +197,8 @@ final class FakeIdentityProvider: Sendable {
     private static func answer(_ request: HTTPRequest, _ state: Locked<State>) -> HTTPResponse {
         let base = "http://\(request.headers["Host"] ?? "127.0.0.1")"
         switch request.path {
+        case "/token", "/oauth/access_token", "/login/oauth/access_token":
+            return token(request, state)
         case "/.well-known/openid-configuration":
             state.withLock { $0.discoveryFetches += 1 }
             return json([
@@ -225,8 +248,6 @@ final class FakeIdentityProvider: Sendable {
                 user = .object(object)
             }
             return json(user)
-        case "/token":
-            return token(request, state)
         case "/user", "/user/emails":
             let bearer = (request.headers["Authorization"] ?? "").replacingOccurrences(of: "Bearer ", with: "")
             guard let token = state.withLock({ $0.githubTokens[bearer] }) else {

@@ -20,8 +20,15 @@ enum Providers {
             "oidc.fake": ["issuer": base, "clientIds": ["client-1"], "clientSecretFile": .string(oidcSecretFile)],
             "google.com": ["issuer": base, "clientIds": ["other-client", "client-1"]],
             "apple.com": ["issuer": base, "clientIds": "client-1"],
-            "facebook.com": ["appId": .string(facebookApp), "appSecretFile": .string(secretFile), "apiUrl": base],
-            "github.com": ["apiUrl": base],
+            "facebook.com": [
+                "appId": .string(facebookApp), "appSecretFile": .string(secretFile), "apiUrl": base,
+                "authorizationUrl": .string(idp.baseURL + "/dialog/oauth"),
+            ],
+            "github.com": [
+                "apiUrl": base, "clientIds": ["gh-client"], "clientSecretFile": .string(oidcSecretFile),
+                "authorizationUrl": .string(idp.baseURL + "/login/oauth/authorize"),
+                "tokenUrl": .string(idp.baseURL + "/login/oauth/access_token"),
+            ],
             "oidc.down": ["issuer": .string(downURL), "clientIds": ["client-1"]],
         ]
     }
