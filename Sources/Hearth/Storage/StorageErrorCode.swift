@@ -1,5 +1,6 @@
 import Foundation
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The error domain of Storage errors bridged to `NSError`, as Firebase names it.
 public let StorageErrorDomain = "FIRStorageErrorDomain"
 
