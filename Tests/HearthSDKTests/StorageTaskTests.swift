@@ -28,10 +28,17 @@ struct StorageTaskTests {
                 events.add((status, snapshot.progress?.completedUnitCount ?? -1, callbacks.isCurrent))
             }
         }
-        // Pause once a few chunks are in, then resume.
-        let first = await events.next { $0.0 == .progress && $0.1 >= 512 << 10 }
-        #expect(first.2, "observers run on the callback queue")
-        task.pause()
+        // Paused from the observer (on the callback queue) once two chunks are in, then resumed.
+        let pausedOnce = Mutex(false)
+        task.observe(.progress) { snapshot in
+            guard (snapshot.progress?.completedUnitCount ?? 0) >= 512 << 10 else { return }
+            if pausedOnce.withLock({ flag in
+                defer { flag = true }
+                return !flag
+            }) {
+                task.pause()
+            }
+        }
         let paused = await events.next { $0.0 == .pause }
         try await Task.sleep(for: .milliseconds(300))
         let heldWhilePaused = task.snapshot.progress?.completedUnitCount ?? 0
@@ -136,17 +143,36 @@ struct StorageTaskTests {
 
     @Test func aDownloadPausesAndResumesWithARangeRequest() async throws {
         let callbacks = TestQueue()
-        let file = try storage(callbacks).reference().child(unique("download")).child("five.bin")
-        _ = try await file.putDataAsync(Self.fiveMiB)
+        let storage = try storage(callbacks)
+        storage.uploadChunkSizeBytes = 8 << 20
+        let file = storage.reference().child(unique("download")).child("big.bin")
+        // 24 MiB in blocks of a prime length, so bytes from a wrong offset would not match.
+        let block = Data((0..<4099).map { UInt8(truncatingIfNeeded: ($0 &* 40_503) >> 7) })
+        var bytes = Data(capacity: 24 << 20)
+        while bytes.count < 24 << 20 { bytes.append(block) }
+        _ = try await file.putDataAsync(bytes)
         let events = Events<StorageTaskStatus>()
-        let done = Events<Data?>()
-        let task = file.getData(maxSize: 8 << 20) { data, _ in done.add(data) }
-        task.observe(.progress) { _ in events.add(.progress) }
+        let done = Events<String>()
+        let task = file.getData(maxSize: 32 << 20) { data, error in
+            done.add(data == bytes ? "same bytes" : "\(data?.count ?? -1) bytes, error: \(String(describing: error))")
+        }
+        let pausedOnce = Mutex(false)
+        task.observe(.progress) { snapshot in
+            guard (snapshot.progress?.completedUnitCount ?? 0) > 0 else { return }
+            if pausedOnce.withLock({ flag in
+                defer { flag = true }
+                return !flag
+            }) {
+                task.pause()
+            }
+        }
         task.observe(.pause) { _ in events.add(.pause) }
-        _ = await events.next { $0 == .progress }
-        task.pause()
-        _ = await events.next { $0 == .pause }
+        task.observe(.success) { _ in events.add(.success) }
+        #expect(await events.next() == .pause, "paused before the last byte arrived")
+        let held = task.snapshot.progress?.completedUnitCount ?? 0
+        #expect(held < Int64(bytes.count))
         task.resume()
-        #expect(await done.next() == Self.fiveMiB)
+        let outcome = await done.next()
+        #expect(outcome == "same bytes")
     }
 }

@@ -83,15 +83,16 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
         while true {
             let offset = received.withLock { $0.count }
             if offset >= total && total > 0 { return }
+            let pauses = control.pauses
             do {
                 try await control.attempt { [self] in try await stream(from: offset, total: total) }
-                if !control.isPaused {
+                if control.pauses == pauses {
                     let count = received.withLock { $0.count }
                     if count >= total { return }
                     throw reference.error(.unknown, "The download ended after \(count) of \(total) bytes.")
                 }
-            } catch  where control.isPaused && !control.isCancelled {
-                // Paused mid-transfer: wait, then continue with a range request.
+            } catch  where control.pauses != pauses && !control.isCancelled {
+                // Stopped by a pause: wait, then continue with a range request.
             }
             _ = await control.waitWhilePaused()
             if control.isCancelled { throw cancelledError }

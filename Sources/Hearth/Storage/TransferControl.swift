@@ -6,6 +6,9 @@ final class TransferControl: Sendable {
     private struct State {
         var started = false
         var paused = false
+        /// How many times the transfer was paused, so a request that ended early can tell it was stopped by a pause
+        /// even when ``resume()`` came before it noticed.
+        var pauses = 0
         var cancelled = false
         var waiter: CheckedContinuation<Void, Never>?
         var runner: Task<Void, Never>?
@@ -16,6 +19,7 @@ final class TransferControl: Sendable {
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
     var isPaused: Bool { state.withLock { $0.paused } }
+    var pauses: Int { state.withLock { $0.pauses } }
 
     /// Runs `body` in a task, once.
     func start(_ body: @escaping @Sendable () async -> Void) {
@@ -32,6 +36,7 @@ final class TransferControl: Sendable {
         state.withLock { state in
             guard state.started, !state.paused, !state.cancelled else { return false }
             state.paused = true
+            state.pauses += 1
             if stopAttempt { state.attempt?.cancel() }
             return true
         }
