@@ -88,10 +88,12 @@ let package = Package(
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
-        // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
+        // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite, cp); files through the SDK ──
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules"],
+            dependencies: [
+                "HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules", "Hearth",
+            ],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
@@ -140,7 +142,8 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"], swiftSettings: swiftSettings),
+            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"],
             swiftSettings: swiftSettings),

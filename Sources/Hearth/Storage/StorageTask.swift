@@ -102,12 +102,16 @@ public class StorageObservableTask: StorageTask, @unchecked Sendable {
     public func removeAllObservers() { state.withLock { $0.observers = [:] } }
 
     /// Applies `update`, moves to `status` and queues its observers' calls — inside the lock, so calls keep the
-    /// order of the changes that raised them. Nothing changes once the task has finished.
-    func move(to status: StorageTaskStatus, _ update: (inout TaskState) -> Void = { _ in }) {
+    /// order of the changes that raised them. Nothing changes once the task has finished; with `unlessPaused`, a
+    /// paused task takes the update but stays paused and tells no one.
+    func move(
+        to status: StorageTaskStatus, unlessPaused: Bool = false, _ update: (inout TaskState) -> Void = { _ in }
+    ) {
         let callbacks = reference.storage.callbacks
         let ended = state.withLock { state -> (StorageTaskSnapshot, [@Sendable (StorageTaskSnapshot) -> Void])? in
             guard !state.finished else { return nil }
             update(&state)
+            if unlessPaused && state.phase == .pause { return nil }
             state.phase = status
             let snapshot = snapshot(of: state, status: status)
             for observer in state.observers[status] ?? [] {
@@ -144,14 +148,13 @@ public class StorageObservableTask: StorageTask, @unchecked Sendable {
         }
     }
 
-    /// Records progress and tells `.progress` observers, unless the task is paused.
+    /// Records progress and tells `.progress` observers, unless the task is paused (judged under the same lock as
+    /// the move, so a pause in between is never overwritten).
     func progressed(completed: Int64, total: Int64) {
-        let paused = state.withLock { state in
+        move(to: .progress, unlessPaused: true) { state in
             state.completed = completed
             state.total = total
-            return state.phase == .pause
         }
-        if !paused { move(to: .progress) }
     }
 
     /// Ends the task with `error`.
