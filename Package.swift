@@ -142,8 +142,7 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"],
-            swiftSettings: swiftSettings),
+            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"],
             swiftSettings: swiftSettings),

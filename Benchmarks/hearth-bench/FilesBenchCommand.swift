@@ -15,6 +15,7 @@ enum FilesBenchCommand {
           --hearth PATH     the hearth binary                 (default .build/release/hearth)
           --size-mib N      the file's size in MiB, 1…4096    (default 64)
           --rounds N        measurements of each figure, 1…50 (default 5)
+          --chunk-mib N     the SDK's uploadChunkSizeBytes in MiB, 1…1024 (default: the SDK's own, 4)
           --out PATH        also write the report here        (default Benchmarks/out/files.md)
           -h, --help        show this help
 
@@ -25,6 +26,7 @@ enum FilesBenchCommand {
         var hearth = ".build/release/hearth"
         var sizeMiB = 64
         var rounds = 5
+        var chunkMiB: Int?
         var out: String? = "Benchmarks/out/files.md"
     }
 
@@ -45,6 +47,9 @@ enum FilesBenchCommand {
             case "--size-mib":
                 guard let size = value().flatMap(Int.init), (1...4096).contains(size) else { return usageError(flag) }
                 options.sizeMiB = size
+            case "--chunk-mib":
+                guard let chunk = value().flatMap(Int.init), (1...1024).contains(chunk) else { return usageError(flag) }
+                options.chunkMiB = chunk
             case "--rounds":
                 guard let rounds = value().flatMap(Int.init), (1...50).contains(rounds) else { return usageError(flag) }
                 options.rounds = rounds

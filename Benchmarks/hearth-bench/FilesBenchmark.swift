@@ -31,6 +31,7 @@ struct FilesBenchmark {
             ))
         guard let app = HearthApp.app(name: "files-bench") else { throw BenchError("no SDK app") }
         let storage = Storage.storage(app: app)
+        if let chunk = options.chunkMiB { storage.uploadChunkSizeBytes = Int64(chunk) << 20 }
         let reference = storage.reference().child("bench/file.bin")
         let expected = try Data(contentsOf: source)
 
@@ -67,15 +68,18 @@ struct FilesBenchmark {
         toMemory: [Duration], chunk: Int64
     ) -> String {
         let mib = Double(options.sizeMiB)
-        func median(_ values: [Duration]) -> Double {
-            let sorted = values.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-                .sorted()
-            return sorted[sorted.count / 2]
+        func seconds(_ values: [Duration]) -> [Double] {
+            values.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }.sorted()
         }
+        func median(_ values: [Duration]) -> Double { seconds(values)[values.count / 2] }
         func row(_ name: String, _ values: [Duration], _ baseline: Double? = nil) -> String {
-            let seconds = median(values)
-            let ratio = baseline.map { String(format: " (%.1f× `cp` + `sync`)", seconds / $0) } ?? ""
-            return String(format: "| %@ | %.3f s | %.0f MiB/s%@ |\n", name, seconds, mib / seconds, ratio)
+            let all = seconds(values)
+            let middle = median(values)
+            let ratio = baseline.map { String(format: "%.1f×", middle / $0) } ?? "–"
+            return String(
+                format: "| %@ | %.3f s | %.3f–%.3f s | %.0f MiB/s | %@ |\n", name, middle, all.first ?? 0,
+                all.last ?? 0,
+                mib / middle, ratio)
         }
         let base = median(copySync)
         var out = "# Hearth file storage — benchmark\n\n"
@@ -84,10 +88,13 @@ struct FilesBenchmark {
         out +=
             "One \(options.sizeMiB) MiB file of random bytes, medians of \(options.rounds) rounds; the server (release "
         out += "`hearth serve --dev`), the SDK and `cp` share the machine and the disk (the temporary directory). "
-        out += "Uploads go as resumable chunks of \(chunk >> 20) MiB (the SDK's default); the server fsyncs each "
-        out += "upload before its metadata commits.\n\n"
-        out += "Command: `hearth-bench files --size-mib \(options.sizeMiB) --rounds \(options.rounds)`\n\n"
-        out += "| figure | time | throughput |\n| --- | ---: | ---: |\n"
+        out += "Uploads go as resumable chunks of \(chunk >> 20) MiB"
+        out += options.chunkMiB == nil ? " (the SDK's default)" : ""
+        out += "; the server fsyncs every chunk (so the session's offset survives a crash) and reads the finished "
+        out += "file back for its checksums before the metadata commits.\n\n"
+        let chunkFlag = options.chunkMiB.map { " --chunk-mib \($0)" } ?? ""
+        out += "Command: `hearth-bench files --size-mib \(options.sizeMiB) --rounds \(options.rounds)\(chunkFlag)`\n\n"
+        out += "| figure | median | min–max | throughput | of `cp` + `sync` |\n| --- | ---: | ---: | ---: | ---: |\n"
         out += row("`cp` (page cache, no fsync)", copy)
         out += row("`cp` + `sync` of the copy (baseline)", copySync)
         out += row("SDK `putFile` (upload)", upload, base)
