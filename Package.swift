@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
+        // Logging every module may use (below the wrappers): one JSON object per line, a capture for tests.
+        .target(name: "HearthLog", swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
 
@@ -62,16 +64,17 @@ let package = Package(
         // Files: bytes on disk, metadata in SQLite (README "Storage"); CRC-32C in our own C target
         .target(name: "CHearthChecksum"),
         .target(
-            name: "HearthStorage", dependencies: ["HearthCore", "HearthSQLite", "HearthCrypto", "CHearthChecksum"],
+            name: "HearthStorage",
+            dependencies: ["HearthCore", "HearthSQLite", "HearthCrypto", "CHearthChecksum", "HearthLog"],
             swiftSettings: swiftSettings),
         .target(
-            name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite"],
+            name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite", "HearthLog"],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
             dependencies: [
                 "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthSQLite", "HearthCrypto", "HearthMail",
-                "HearthHTTPClient",
+                "HearthHTTPClient", "HearthLog",
             ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
@@ -79,11 +82,12 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
-                "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage", "HearthHTTPClient",
+                "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage", "HearthHTTPClient", "HearthLog",
             ],
             swiftSettings: swiftSettings),
         .target(
-            name: "HearthCLI", dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStoreSQLite"],
+            name: "HearthCLI",
+            dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStoreSQLite", "HearthLog"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
@@ -142,12 +146,15 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthMailTests", dependencies: ["HearthMail"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "HearthAuthTests", dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail"],
+            name: "HearthHTTPClientTests", dependencies: ["HearthHTTPClient", "HearthHTTP"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "HearthStoreSQLiteTests", dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore"],
+            name: "HearthAuthTests",
+            dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail", "HearthLog"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthStoreSQLiteTests",
+            dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore", "HearthSQLite"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
@@ -166,7 +173,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The server's routing layer in process, without a socket.
         .testTarget(
-            name: "HearthServerTests", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth"],
+            name: "HearthServerTests",
+            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],

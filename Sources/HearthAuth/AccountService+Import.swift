@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+import HearthCrypto
 import HearthSQLite
 
 /// One account of an import (`accounts:batchCreate`, what `firebase-admin`'s `import_users` sends).
@@ -72,7 +73,8 @@ public struct ImportedUser: Sendable {
 
 /// How the imported password hashes were computed (`hashAlgorithm` and its parameters).
 public struct PasswordHashAlgorithm: Sendable {
-    /// `SCRYPT` (Firebase's modified scrypt), `STANDARD_SCRYPT`, `PBKDF2_SHA256` or `BCRYPT`.
+    /// `SCRYPT` (Firebase's modified scrypt), `STANDARD_SCRYPT`, `PBKDF2_SHA256`, `PBKDF_SHA1`, `BCRYPT`,
+    /// `HMAC_MD5`, `HMAC_SHA1`, `HMAC_SHA256`, `HMAC_SHA512`, `MD5`, `SHA1`, `SHA256` or `SHA512`.
     public var name: String
     /// `SCRYPT`: the project's signer key (base64 in the console's password hash parameters).
     public var signerKey: [UInt8]?
@@ -88,6 +90,9 @@ public struct PasswordHashAlgorithm: Sendable {
     public var blockSize: Int?
     /// `STANDARD_SCRYPT`: p.
     public var parallelization: Int?
+    /// The plain digests and HMACs: whether the salt comes before the password (`SALT_AND_PASSWORD`) or after it
+    /// (`PASSWORD_AND_SALT`, also what an unstated order is taken as).
+    public var saltFirst = false
 
     /// An algorithm by name.
     public init(name: String) {
@@ -157,9 +162,18 @@ extension AccountService {
                         + "blockSize up to \(ImportedPasswordHash.scryptMaximumR), parallelization up to \(ImportedPasswordHash.scryptMaximumP)"
                 )
             }
-        case "PBKDF2_SHA256":
+        case "PBKDF2_SHA256", "PBKDF_SHA1":
             guard let rounds = algorithm.rounds, ImportedPasswordHash.pbkdf2Rounds.contains(rounds) else {
-                throw AuthError("INVALID_HASH_ROUNDS", "PBKDF2_SHA256 rounds must be 1…120000")
+                throw AuthError("INVALID_HASH_ROUNDS", "\(algorithm.name) rounds must be 1…120000")
+            }
+        case "HMAC_MD5", "HMAC_SHA1", "HMAC_SHA256", "HMAC_SHA512":
+            guard algorithm.signerKey?.isEmpty == false else { throw AuthError("MISSING_SIGNER_KEY") }
+        case "MD5", "SHA1", "SHA256", "SHA512":
+            guard let rounds = algorithm.rounds, ImportedPasswordHash.digestRounds.contains(rounds),
+                algorithm.name == "MD5" || rounds >= 1
+            else {
+                throw AuthError(
+                    "INVALID_HASH_ROUNDS", "\(algorithm.name) rounds must be \(algorithm.name == "MD5" ? 0 : 1)…8192")
             }
         case "BCRYPT":
             break
@@ -209,8 +223,18 @@ extension AccountService {
                     .scrypt(
                         salt: salt, n: algorithm.cpuMemoryCost ?? 0, r: algorithm.blockSize ?? 0,
                         p: algorithm.parallelization ?? 0, hash: hash)
+                case "PBKDF_SHA1":
+                    .pbkdf2(.sha1, salt: salt, rounds: algorithm.rounds ?? 0, hash: hash)
+                case let name where name.hasPrefix("HMAC_"):
+                    .hmac(
+                        Self.digest(named: String(name.dropFirst("HMAC_".count))), key: algorithm.signerKey ?? [],
+                        salt: salt, saltFirst: algorithm.saltFirst, hash: hash)
+                case "MD5", "SHA1", "SHA256", "SHA512":
+                    .digest(
+                        Self.digest(named: algorithm.name), salt: salt, rounds: algorithm.rounds ?? 1,
+                        saltFirst: algorithm.saltFirst, hash: hash)
                 default:
-                    .pbkdf2SHA256(salt: salt, rounds: algorithm.rounds ?? 0, hash: hash)
+                    .pbkdf2(.sha256, salt: salt, rounds: algorithm.rounds ?? 0, hash: hash)
                 }
             user.passwordHash = stored.stored
             user.passwordUpdatedAt = now
@@ -230,6 +254,18 @@ extension AccountService {
             // Overwriting: the imported identity replaces the account's earlier one at that provider.
             if owner == nil { try ProviderLinkRows.delete(providerID: link.providerID, uid: uid, in: db) }
             try ProviderLinkRows.upsert(link, uid: uid, at: now, in: db)
+        }
+    }
+}
+
+extension AccountService {
+    /// The digest an algorithm name's suffix names (`MD5`, `SHA1`, `SHA256`, `SHA512`); `check` has refused others.
+    static func digest(named name: String) -> DigestAlgorithm {
+        switch name {
+        case "MD5": .md5
+        case "SHA1": .sha1
+        case "SHA512": .sha512
+        default: .sha256
         }
     }
 }

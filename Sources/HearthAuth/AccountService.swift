@@ -1,6 +1,7 @@
 import Foundation
-import HearthCore
+public import HearthCore
 import HearthCrypto
+public import HearthLog
 public import HearthMail
 import HearthSQLite
 
@@ -18,8 +19,9 @@ public final class AccountService: Sendable {
     let idTokens: IDTokens
     let customTokens: CustomTokens
     let hasher: PasswordHasher
-    let clock: AuthClock
-    let log: AuthLogger
+    let clock: WallClock
+    /// Where operational log lines go.
+    let logger: Logger
     let mail: MailDispatcher
     let templates: MailTemplates
     let devCodes = DevOobLog()
@@ -38,20 +40,20 @@ public final class AccountService: Sendable {
     /// Opens the accounts in `configuration.dataDirectory`, creating tables and the first signing key as needed.
     /// - Parameters:
     ///   - mailer: where verification and reset mail goes (an `Outbox` in development mode, `SMTPMailer` otherwise).
-    ///   - log: where operational log lines go.
+    ///   - logger: where operational log lines go.
     ///   - clock: the wall clock; tests pass their own.
     public init(
-        configuration: AccountsConfiguration, mailer: any Mailer, log: @escaping AuthLogger = { _, _, _ in },
-        clock: AuthClock = .system
+        configuration: AccountsConfiguration, mailer: any Mailer, logger: Logger = Logger(level: .error) { _ in },
+        clock: WallClock = .system
     ) throws(AuthError) {
         self.configuration = configuration
         self.clock = clock
-        self.log = log
+        self.logger = logger
         database = try AccountDatabase(directory: configuration.dataDirectory)
         let keyDirectory = (configuration.dataDirectory as NSString).appendingPathComponent("keys")
         keys = try SigningKeys(
             directory: (keyDirectory as NSString).appendingPathComponent("signing"),
-            overlap: configuration.idTokenLifetime + 300, clock: clock)
+            overlap: configuration.idTokenLifetime + 300, clock: clock, logger: logger)
         idTokens = IDTokens(
             keys: keys, projectID: configuration.projectID, lifetime: configuration.idTokenLifetime, clock: clock)
         customTokens = CustomTokens(
@@ -66,7 +68,7 @@ public final class AccountService: Sendable {
         } catch {
             throw .internal("argon2id is unusable with these parameters: \(error)")
         }
-        mail = MailDispatcher(mailer: mailer, log: log)
+        mail = MailDispatcher(mailer: mailer, logger: logger)
         templates = try MailTemplates.load(directory: configuration.mailTemplatesDirectory)
         addressLimiter = RateLimiter(limit: configuration.rateLimits.attemptsPerAddress, clock: clock)
         accountLimiter = RateLimiter(limit: configuration.rateLimits.failedSignInsPerAccount, clock: clock)
@@ -176,5 +178,13 @@ public struct RequestContext: Sendable {
         self.clientAddress = clientAddress
         self.linkBaseURL = linkBaseURL
         self.apiKey = apiKey
+    }
+}
+
+extension AccountService {
+    /// Writes one log line. Callers never put emails, passwords, tokens or codes in the message or metadata (the one
+    /// exception, development mode's outbox link, is documented where it is logged).
+    func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String]) {
+        logger.log(level, message, metadata.mapValues { .string($0) })
     }
 }

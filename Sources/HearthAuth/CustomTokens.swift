@@ -32,7 +32,7 @@ struct CustomTokens: Sendable {
 
     let trustedKeys: [TrustedKey]
     let allowUnsigned: Bool
-    let clock: AuthClock
+    let clock: WallClock
 
     /// Loads the operator's keys from `directory` (missing directory: no keys).
     static func loadKeys(from directory: String) throws(AuthError) -> [TrustedKey] {

@@ -20,7 +20,7 @@ struct IDTokens: Sendable {
     let keys: SigningKeys
     let projectID: String
     let lifetime: Int64
-    let clock: AuthClock
+    let clock: WallClock
     /// Tokens already verified, so a client sending the same token with every request pays for the RSA signature
     /// check once (it was a quarter of a rules-checked write's cost).
     let verified = VerifiedTokenCache()

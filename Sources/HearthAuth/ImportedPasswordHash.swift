@@ -1,6 +1,6 @@
 import Foundation
 import HearthCore
-import HearthCrypto
+public import HearthCrypto
 
 /// A password hash brought over from Firebase (or another system) by `accounts:batchCreate`: kept as it was, with
 /// the parameters needed to check it, until the first sign-in replaces it with argon2id.
@@ -14,8 +14,14 @@ public enum ImportedPasswordHash: Sendable, Equatable {
         signerKey: [UInt8], saltSeparator: [UInt8], salt: [UInt8], rounds: Int, memoryCost: Int, hash: [UInt8])
     /// Standard scrypt with cost `n`, block size `r`, parallelism `p`; the hash's length is the key length.
     case scrypt(salt: [UInt8], n: Int, r: Int, p: Int, hash: [UInt8])
-    /// PBKDF2-HMAC-SHA-256 with `rounds` iterations.
-    case pbkdf2SHA256(salt: [UInt8], rounds: Int, hash: [UInt8])
+    /// PBKDF2 with HMAC over `digest` (SHA-256: `PBKDF2_SHA256`, SHA-1: `PBKDF_SHA1`), `rounds` iterations.
+    case pbkdf2(DigestAlgorithm, salt: [UInt8], rounds: Int, hash: [UInt8])
+    /// `HMAC_MD5`, `HMAC_SHA1`, `HMAC_SHA256`, `HMAC_SHA512`: the HMAC under the signer key of the salt and the
+    /// password, in the order stated (`passwordHashOrder`).
+    case hmac(DigestAlgorithm, key: [UInt8], salt: [UInt8], saltFirst: Bool, hash: [UInt8])
+    /// `MD5`, `SHA1`, `SHA256`, `SHA512`: the digest of the salt and the password (in the order stated), then the
+    /// digest of that, `rounds` digests in all (0 counts as 1).
+    case digest(DigestAlgorithm, salt: [UInt8], rounds: Int, saltFirst: Bool, hash: [UInt8])
     /// bcrypt: the whole `$2b$10$…` string, which carries its own cost and salt.
     case bcrypt(String)
 
@@ -27,6 +33,8 @@ public enum ImportedPasswordHash: Sendable, Equatable {
     static let scryptMaximumR = 16
     static let scryptMaximumP = 16
     static let pbkdf2Rounds = 1...120_000
+    /// Firebase's bounds for the plain digests' rounds.
+    static let digestRounds = 0...8192
 
     /// The stored text.
     var stored: String {
@@ -36,8 +44,12 @@ public enum ImportedPasswordHash: Sendable, Equatable {
             "$firebase-scrypt$\(b64(key))$\(b64(separator))$\(b64(salt))$\(rounds)$\(memoryCost)$\(b64(hash))"
         case .scrypt(let salt, let n, let r, let p, let hash):
             "$scrypt$\(b64(salt))$\(n)$\(r)$\(p)$\(b64(hash))"
-        case .pbkdf2SHA256(let salt, let rounds, let hash):
-            "$pbkdf2-sha256$\(b64(salt))$\(rounds)$\(b64(hash))"
+        case .pbkdf2(let digest, let salt, let rounds, let hash):
+            "$pbkdf2-\(digest.rawValue)$\(b64(salt))$\(rounds)$\(b64(hash))"
+        case .hmac(let digest, let key, let salt, let saltFirst, let hash):
+            "$hmac-\(digest.rawValue)$\(b64(key))$\(b64(salt))$\(saltFirst ? "sp" : "ps")$\(b64(hash))"
+        case .digest(let digest, let salt, let rounds, let saltFirst, let hash):
+            "$digest-\(digest.rawValue)$\(b64(salt))$\(rounds)$\(saltFirst ? "sp" : "ps")$\(b64(hash))"
         case .bcrypt(let hash):
             "$bcrypt$\(b64(Array(hash.utf8)))"
         }
@@ -61,9 +73,21 @@ public enum ImportedPasswordHash: Sendable, Equatable {
                 let hash = bytes(6)
             else { return nil }
             self = .scrypt(salt: salt, n: n, r: r, p: p, hash: hash)
-        case ("pbkdf2-sha256", 5):
-            guard let salt = bytes(2), let rounds = Int(parts[3]), let hash = bytes(4) else { return nil }
-            self = .pbkdf2SHA256(salt: salt, rounds: rounds, hash: hash)
+        case (let scheme, 5) where scheme.hasPrefix("pbkdf2-"):
+            guard let digest = DigestAlgorithm(rawValue: String(scheme.dropFirst("pbkdf2-".count))),
+                let salt = bytes(2), let rounds = Int(parts[3]), let hash = bytes(4)
+            else { return nil }
+            self = .pbkdf2(digest, salt: salt, rounds: rounds, hash: hash)
+        case (let scheme, 6) where scheme.hasPrefix("hmac-"):
+            guard let digest = DigestAlgorithm(rawValue: String(scheme.dropFirst("hmac-".count))),
+                let key = bytes(2), let salt = bytes(3), ["sp", "ps"].contains(parts[4]), let hash = bytes(5)
+            else { return nil }
+            self = .hmac(digest, key: key, salt: salt, saltFirst: parts[4] == "sp", hash: hash)
+        case (let scheme, 6) where scheme.hasPrefix("digest-"):
+            guard let digest = DigestAlgorithm(rawValue: String(scheme.dropFirst("digest-".count))),
+                let salt = bytes(2), let rounds = Int(parts[3]), ["sp", "ps"].contains(parts[4]), let hash = bytes(5)
+            else { return nil }
+            self = .digest(digest, salt: salt, rounds: rounds, saltFirst: parts[4] == "sp", hash: hash)
         case ("bcrypt", 3):
             guard let hash = bytes(2) else { return nil }
             self = .bcrypt(String(decoding: hash, as: UTF8.self))
@@ -94,11 +118,19 @@ public enum ImportedPasswordHash: Sendable, Equatable {
                 let derived = try KeyDerivation.scrypt(
                     password: bytes, salt: salt, n: UInt64(n), r: UInt64(r), p: UInt64(p), length: hash.count)
                 return ConstantTime.equals(derived, hash)
-            case .pbkdf2SHA256(let salt, let rounds, let hash):
+            case .pbkdf2(let digest, let salt, let rounds, let hash):
                 guard Self.pbkdf2Rounds.contains(rounds), (16...128).contains(hash.count) else { return false }
-                let derived = try KeyDerivation.pbkdf2SHA256(
-                    password: bytes, salt: salt, iterations: rounds, length: hash.count)
+                let derived = try digest.pbkdf2(password: bytes, salt: salt, iterations: rounds, length: hash.count)
                 return ConstantTime.equals(derived, hash)
+            case .hmac(let digest, let key, let salt, let saltFirst, let hash):
+                guard !key.isEmpty else { return false }
+                let message = saltFirst ? salt + bytes : bytes + salt
+                return ConstantTime.equals(digest.authenticationCode(for: message, key: key), hash)
+            case .digest(let digest, let salt, let rounds, let saltFirst, let hash):
+                guard Self.digestRounds.contains(rounds) else { return false }
+                var computed = digest.hash(saltFirst ? salt + bytes : bytes + salt)
+                for _ in 1..<max(1, rounds) { computed = digest.hash(computed) }
+                return ConstantTime.equals(computed, hash)
             case .bcrypt(let hash):
                 return BCrypt.verify(password, against: hash)
             }

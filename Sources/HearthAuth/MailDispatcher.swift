@@ -1,4 +1,5 @@
 import Dispatch
+import HearthLog
 import HearthMail
 
 /// Sends mail off the request path, one message at a time, retrying transport failures twice (after 2 s and 10 s).
@@ -8,12 +9,12 @@ import HearthMail
 final class MailDispatcher: Sendable {
     let mailer: any Mailer
     private let queue = DispatchQueue(label: "hearth.accounts.mail")
-    private let log: AuthLogger
+    private let logger: Logger
     private let retryDelays: [Double]
 
-    init(mailer: any Mailer, log: @escaping AuthLogger, retryDelays: [Double] = [2, 10]) {
+    init(mailer: any Mailer, logger: Logger, retryDelays: [Double] = [2, 10]) {
         self.mailer = mailer
-        self.log = log
+        self.logger = logger
         self.retryDelays = retryDelays
     }
 
@@ -51,5 +52,11 @@ final class MailDispatcher: Sendable {
     static func redacted(_ text: String) -> String {
         text.split(separator: " ", omittingEmptySubsequences: false)
             .map { $0.contains("@") ? "<redacted>" : String($0) }.joined(separator: " ")
+    }
+}
+
+extension MailDispatcher {
+    private func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String]) {
+        logger.log(level, message, metadata.mapValues { .string($0) })
     }
 }

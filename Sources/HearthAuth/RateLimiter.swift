@@ -1,3 +1,4 @@
+import HearthCore
 import Synchronization
 
 /// Token buckets keyed by account or client address: each key may spend `limit.count` attempts per
@@ -9,12 +10,12 @@ final class RateLimiter: Sendable {
     }
 
     let limit: RateLimits.Limit
-    private let clock: AuthClock
+    private let clock: WallClock
     private let buckets = Mutex<[String: Bucket]>([:])
     /// Past this many keys, full (idle) buckets are dropped, which bounds memory under address spraying.
     private let pruneThreshold: Int
 
-    init(limit: RateLimits.Limit, clock: AuthClock, pruneThreshold: Int = 50_000) {
+    init(limit: RateLimits.Limit, clock: WallClock, pruneThreshold: Int = 50_000) {
         self.limit = limit
         self.clock = clock
         self.pruneThreshold = pruneThreshold
@@ -25,7 +26,7 @@ final class RateLimiter: Sendable {
     /// Whether `key` has an attempt left, without spending it.
     func allows(_ key: String) -> Bool {
         guard limit.count > 0 else { return true }
-        let now = clock.now()
+        let now = clock.unixSeconds
         return buckets.withLock { buckets in
             guard let bucket = buckets[key] else { return true }
             return refilled(bucket, at: now).tokens >= 1
@@ -36,7 +37,7 @@ final class RateLimiter: Sendable {
     @discardableResult
     func consume(_ key: String) -> Bool {
         guard limit.count > 0 else { return true }
-        let now = clock.now()
+        let now = clock.unixSeconds
         return buckets.withLock { buckets in
             var bucket = buckets[key].map { refilled($0, at: now) } ?? Bucket(tokens: Double(limit.count), updated: now)
             guard bucket.tokens >= 1 else {

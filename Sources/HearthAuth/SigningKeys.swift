@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthLog
 import Synchronization
 
 /// The RSA keys that sign ID tokens, kept in `<data>/keys/`: one PEM file per key (owner-only permissions) and a
@@ -26,14 +27,18 @@ final class SigningKeys: Sendable {
     }
 
     let directory: String
-    private let clock: AuthClock
+    private let clock: WallClock
     private let overlap: Int64
+    private let logger: Logger
     private let state = Mutex(State())
 
     private var manifestPath: String { (directory as NSString).appendingPathComponent("keyring.json") }
 
     /// Loads the keys in `directory`, generating the first one if there is none that signs.
-    init(directory: String, overlap: Int64, clock: AuthClock = .system) throws(AuthError) {
+    init(
+        directory: String, overlap: Int64, clock: WallClock = .system, logger: Logger = Logger(level: .error) { _ in }
+    ) throws(AuthError) {
+        self.logger = logger
         self.directory = directory
         self.overlap = overlap
         self.clock = clock
@@ -62,13 +67,23 @@ final class SigningKeys: Sendable {
     func verificationKey(id: String) -> RSAPublicKey? {
         if let key = accepted().first(where: { $0.id == id }) { return key.publicKey }
         // An unknown ID may be a key another process just added: re-read once, then give up.
-        try? reload(force: false)
+        reloadReporting()
         return accepted().first { $0.id == id }?.publicKey
+    }
+
+    /// Re-reads the key directory; a failure keeps the keys already loaded and is logged.
+    private func reloadReporting() {
+        do {
+            try reload(force: false)
+        } catch {
+            logger.warning(
+                "signing keys not re-read; the keys already loaded stay in use", ["error": .string(error.code)])
+        }
     }
 
     /// The keys to publish as JWKS, newest first.
     func published() -> [Key] {
-        try? reload(force: false)
+        reloadReporting()
         return accepted().reversed()
     }
 

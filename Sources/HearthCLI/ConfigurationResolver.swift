@@ -1,3 +1,4 @@
+import HearthLog
 import Foundation
 import HearthCore
 import HearthServer
@@ -15,7 +16,7 @@ enum ConfigurationResolver {
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
             ("--indexes", "HEARTH_INDEXES", "indexes"),
         ] + AccountsOptions.keys + ProvidersOptions.keys + ListenOptions.keys + CORSOptions.keys
-        + ConnectionOptions.keys + StorageOptions.keys
+        + ConnectionOptions.keys + StorageOptions.keys + ReadLimitOptions.keys
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]
@@ -90,6 +91,7 @@ enum ConfigurationResolver {
         try StorageOptions.apply(value, to: &configuration)
         try CORSOptions.apply(value, to: &configuration)
         try ConnectionOptions.apply(value, to: &configuration)
+        try ReadLimitOptions.apply(value, to: &configuration)
         return configuration
     }
 

@@ -1,3 +1,4 @@
+import HearthLog
 import Foundation
 import HearthCore
 import HearthServer
@@ -31,6 +32,7 @@ enum ServeCommand {
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
+        + ReadLimitOptions.help
         + AccountsOptions.help + ProvidersOptions.help + """
               --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
                                       databaseRules, storageRules, logLevel, threads      HEARTH_CONFIG
@@ -50,6 +52,7 @@ enum ServeCommand {
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
                     .union(StorageOptions.valueFlags)
                     .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags)
+                    .union(ReadLimitOptions.valueFlags)
                     .union(Set(ProvidersOptions.keys.map(\.flag)).subtracting(ProvidersOptions.switchFlags)),
                 switchFlags: Set(["--dev", "--help", "-h"]).union(AccountsOptions.switchFlags)
                     .union(ProvidersOptions.switchFlags))

@@ -21,10 +21,13 @@ enum UsersCommand {
                                         profiles, providers and password hashes; each signs in with its old
                                         password, upgraded to argon2id at that first sign-in
             --hash-algo NAME              SCRYPT (Firebase's; the console's password hash parameters),
-                                          STANDARD_SCRYPT, PBKDF2_SHA256 or BCRYPT (no parameters)
+                                          STANDARD_SCRYPT, PBKDF2_SHA256, PBKDF_SHA1, BCRYPT (no
+                                          parameters), HMAC_MD5/SHA1/SHA256/SHA512, MD5, SHA1, SHA256, SHA512
             --hash-key B64 --salt-separator B64 --rounds N --mem-cost N     SCRYPT
             --mem-cost N --block-size N --parallelization N                 STANDARD_SCRYPT (N = cpu/memory cost)
-            --rounds N                                                      PBKDF2_SHA256
+            --rounds N                                                      PBKDF2_SHA256, PBKDF_SHA1, MD5, SHA*
+            --hash-key B64                                                  HMAC_*
+            --hash-input-order SALT_FIRST|PASSWORD_FIRST                    HMAC_*, MD5, SHA* (default PASSWORD_FIRST)
           disable UID|EMAIL             refuse sign-ins and refreshes; existing sessions end
           enable UID|EMAIL              allow the account again
           delete UID|EMAIL              delete the account and its sessions
@@ -41,6 +44,7 @@ enum UsersCommand {
                 valueFlags: [
                     "--data", "--project", "--email", "--uid", "--display-name", "--hash-algo", "--hash-key",
                     "--salt-separator", "--rounds", "--mem-cost", "--block-size", "--parallelization",
+                    "--hash-input-order",
                 ],
                 switchFlags: ["--json", "--password-stdin", "--verified", "--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
@@ -178,6 +182,13 @@ enum UsersCommand {
             parameters.cpuMemoryCost = try number("--mem-cost")
             parameters.blockSize = try number("--block-size")
             parameters.parallelization = try number("--parallelization")
+            switch parsed.values["--hash-input-order"]?.uppercased() {
+            case nil, "PASSWORD_FIRST": parameters.saltFirst = false
+            case "SALT_FIRST": parameters.saltFirst = true
+            case let other?:
+                throw CommandLineArguments.UsageError(
+                    description: "--hash-input-order must be SALT_FIRST or PASSWORD_FIRST, not \(other)")
+            }
             algorithm = parameters
         }
         var imported = 0

@@ -1,40 +1,42 @@
 internal import COpenSSL
 
-/// SHA-256 (FIPS 180-4).
-public enum SHA256 {
-    /// The 32-byte digest of `data`.
-    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let bytes = Array(data)
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = COpenSSL.SHA256(input.baseAddress, input.count, output.baseAddress)
-            }
-        }
-        return digest
-    }
-}
+/// The message digests Hearth uses: SHA-256 for tokens and signatures, and — for checking password hashes
+/// imported from other systems, and MD5 for storage checksums — MD5, SHA-1 and SHA-512. Never choose MD5 or SHA-1
+/// for new security.
+public enum DigestAlgorithm: String, Sendable, CaseIterable {
+    /// MD5 (RFC 1321), 16 bytes.
+    case md5
+    /// SHA-1 (FIPS 180-4), 20 bytes.
+    case sha1
+    /// SHA-256 (FIPS 180-4), 32 bytes.
+    case sha256
+    /// SHA-512 (FIPS 180-4), 64 bytes.
+    case sha512
 
-/// MD5 (RFC 1321), for the rules language's `hashing.md5` (comparing a client's checksum); never for security.
-public enum MD5 {
-    /// The 16-byte digest of `data`.
-    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
+    private var engine: OpaquePointer? {
+        switch self {
+        case .md5: EVP_md5()
+        case .sha1: EVP_sha1()
+        case .sha256: EVP_sha256()
+        case .sha512: EVP_sha512()
+        }
+    }
+
+    /// The digest of `data`.
+    public func hash(_ data: some Collection<UInt8>) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let bytes = Array(data)
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
-                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_md5(), nil)
+                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, engine, nil)
             }
         }
         return Array(digest.prefix(Int(length)))
     }
-}
 
-/// HMAC-SHA-256 (RFC 2104).
-public enum HMACSHA256 {
-    /// The 32-byte authentication code of `data` under `key`.
-    public static func authenticationCode(for data: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
+    /// HMAC (RFC 2104) of `data` under `key`.
+    public func authenticationCode(for data: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
         var code = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let keyBytes = Array(key)
@@ -42,12 +44,43 @@ public enum HMACSHA256 {
         keyBytes.withUnsafeBufferPointer { keyBuffer in
             dataBytes.withUnsafeBufferPointer { dataBuffer in
                 _ = HMAC(
-                    EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress,
-                    dataBuffer.count,
+                    engine, keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress, dataBuffer.count,
                     &code, &length)
             }
         }
         return Array(code.prefix(Int(length)))
+    }
+
+    /// PBKDF2 (RFC 8018) with HMAC over this digest.
+    public func pbkdf2(
+        password: [UInt8], salt: [UInt8], iterations: Int, length: Int
+    ) throws(CryptoError) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: length)
+        let ok = PKCS5_PBKDF2_HMAC(
+            password.map { CChar(bitPattern: $0) }, Int32(password.count), salt, Int32(salt.count),
+            Int32(iterations), engine, Int32(length), &key)
+        guard ok == 1 else { throw .openSSL("PBKDF2-\(rawValue)") }
+        return key
+    }
+}
+
+/// SHA-256 (FIPS 180-4).
+public enum SHA256 {
+    /// The 32-byte digest of `data`.
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] { DigestAlgorithm.sha256.hash(data) }
+}
+
+/// MD5 (RFC 1321), for the rules language's `hashing.md5` (comparing a client's checksum); never for security.
+public enum MD5 {
+    /// The 16-byte digest of `data`.
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] { DigestAlgorithm.md5.hash(data) }
+}
+
+/// HMAC-SHA-256 (RFC 2104).
+public enum HMACSHA256 {
+    /// The 32-byte authentication code of `data` under `key`.
+    public static func authenticationCode(for data: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
+        DigestAlgorithm.sha256.authenticationCode(for: data, key: key)
     }
 }
 

@@ -20,12 +20,7 @@ public enum KeyDerivation {
     public static func pbkdf2SHA256(
         password: [UInt8], salt: [UInt8], iterations: Int, length: Int
     ) throws(CryptoError) -> [UInt8] {
-        var key = [UInt8](repeating: 0, count: length)
-        let ok = PKCS5_PBKDF2_HMAC(
-            password.map { CChar(bitPattern: $0) }, Int32(password.count), salt, Int32(salt.count),
-            Int32(iterations), EVP_sha256(), Int32(length), &key)
-        guard ok == 1 else { throw .openSSL("PBKDF2-SHA-256") }
-        return key
+        try DigestAlgorithm.sha256.pbkdf2(password: password, salt: salt, iterations: iterations, length: length)
     }
 
     /// AES-256 in counter mode: `data` encrypted (or decrypted — it is the same) under a 32-byte `key` from `iv`.

@@ -21,6 +21,9 @@ extension SQLiteConnection {
         /// Whether the checkpoint ran to the end of what its mode promises; `false` under `restart` or `truncate`
         /// means a reader or the writer held on past the busy timeout, and it did what `passive` would.
         public var isComplete: Bool
+        /// SQLite's result code when the checkpoint failed for a reason other than a busy lock (a full disk, an I/O
+        /// error); `nil` otherwise.
+        public var failure: Int32? = nil
     }
 
     /// Runs a checkpoint of the main database. `busyTimeout`, when given, replaces the connection's own for this
@@ -41,7 +44,8 @@ extension SQLiteConnection {
         let rc = sqlite3_wal_checkpoint_v2(db, nil, code, &logFrames, &checkpointedFrames)
         return CheckpointOutcome(
             logFrames: Int(max(0, logFrames)), checkpointedFrames: Int(max(0, checkpointedFrames)),
-            isComplete: rc == SQLITE_OK && logFrames == checkpointedFrames)
+            isComplete: rc == SQLITE_OK && logFrames == checkpointedFrames,
+            failure: rc == SQLITE_OK || rc & 0xFF == SQLITE_BUSY || rc & 0xFF == SQLITE_LOCKED ? nil : rc)
     }
 
     /// Flushes the database file's written pages to disk (`fsync`), outside any checkpoint. A checkpoint that rewinds

@@ -3,6 +3,7 @@ import HearthAuth
 public import HearthCore
 import HearthHTTP
 import HearthListen
+public import HearthLog
 import HearthStorage
 import HearthStore
 import HearthStoreSQLite
@@ -28,11 +29,17 @@ public final class HearthApplication: Sendable {
 
     /// Opens the data directory and prepares the HTTP server (not yet listening).
     /// - Throws: `HearthError` when the data directory or database cannot be opened.
-    public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
+    /// - Parameter clock: the wall clock every part reads (commit times, `request.time`, token lifetimes, rate
+    ///   limits, transaction expiry); tests pass their own.
+    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws(HearthError) {
         self.configuration = configuration
         self.logger = logger
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
-        storeConfiguration.readers = configuration.threads + 2
+        // A read connection for each thread that reads: the HTTP threads (point reads) and the read workers.
+        storeConfiguration.readers = configuration.threads + configuration.readWorkers
+        storeConfiguration.maxResultBytes = configuration.maxResultBytes
+        storeConfiguration.logger = logger
+        storeConfiguration.clock = clock
         storeConfiguration.indexes = try Self.indexDefinitions(configuration)
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode
@@ -58,7 +65,7 @@ public final class HearthApplication: Sendable {
         let connections = OpenConnections()
         let accounts: AccountService
         do {
-            accounts = try AccountsSetup.makeService(configuration, logger: logger)
+            accounts = try AccountsSetup.makeService(configuration, logger: logger, clock: clock)
         } catch {
             store.close()
             throw error
@@ -73,29 +80,31 @@ public final class HearthApplication: Sendable {
             throw error
         }
         do {
-            files = try Self.openFiles(configuration)
+            files = try Self.openFiles(configuration, clock: clock)
         } catch {
             store.close()
             accounts.close()
             throw error
         }
-        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store)
+        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store, clock: clock)
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
             authorizer: ListenAccess(access: access))
         let storage = StorageAPI(
             store: files, configuration: configuration,
-            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store))
+            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, configuration: configuration,
-                workers: AccountWorkers(count: max(2, ProcessInfo.processInfo.activeProcessorCount)), logger: logger,
+                workers: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)),
+                logger: logger,
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
             DocumentsAPI(
                 store: store, configuration: configuration,
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
-                access: access),
+                access: access,
+                readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers), clock: clock),
             RulesAPI(engine: rules, configuration: configuration),
             storage,
             cloudStorage,
@@ -171,10 +180,17 @@ extension HearthApplication {
     }
 
     /// The file store in `DIR/storage`, with `--storage-max-object-bytes`.
-    static func openFiles(_ configuration: ServerConfiguration) throws(HearthError) -> FileStore {
+    static func openFiles(
+        _ configuration: ServerConfiguration, clock: WallClock = .system
+    ) throws(HearthError)
+        -> FileStore
+    {
         var files = FileStore.Configuration(
             directory: (configuration.dataDirectory as NSString).appendingPathComponent("storage"))
         files.maxObjectBytes = configuration.storage.maxObjectBytes
+        files.clock = clock
+        files.diskReservePath = (configuration.dataDirectory as NSString).appendingPathComponent(
+            SQLiteDocumentStore.reserveFileName)
         return try FileStore(configuration: files)
     }
 

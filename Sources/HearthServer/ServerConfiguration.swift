@@ -1,3 +1,6 @@
+public import HearthLog
+import Foundation
+
 /// Everything `hearth serve` can be told; set from flags, then `HEARTH_*` environment variables, then a
 /// config file (see `HearthCLI`).
 public struct ServerConfiguration: Sendable, Equatable {
@@ -25,6 +28,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxConnections: Int = 16384
     /// The most client connections open at once from one address (`--max-connections-per-address`); 0: no limit.
     public var maxConnectionsPerAddress: Int = 256
+    /// Threads that run reads whose cost grows with the data (queries, `batchGet`, listings), beside the HTTP
+    /// threads; more than that many such reads at once wait their turn.
+    public var readWorkers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// The most document names one `batchGet` may ask for.
+    public var maxBatchGetDocuments: Int = 10_000
+    /// The most bytes of documents one read may answer (a query, a `batchGet`, a page of a listing), in the stored
+    /// encoding; past it the read fails with `RESOURCE_EXHAUSTED` instead of building an answer of any size in memory
+    /// (`--max-result-bytes`).
+    public var maxResultBytes: Int = 64 * 1024 * 1024
     /// The largest request body accepted, in bytes (Firestore's 10 MiB).
     public var maxBodyBytes: Int = 10 * 1024 * 1024
     /// The composite index definitions file (`firestore.indexes.json` format); `nil` reads

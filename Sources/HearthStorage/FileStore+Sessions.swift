@@ -35,7 +35,7 @@ extension FileStore {
         let lifetime = configuration.sessionLifetime.components.seconds * 1000
         let session = UploadSession(
             id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
-            expiresMillis: Self.nowMillis() + lifetime, blobID: blobID)
+            expiresMillis: nowMillis() + lifetime, blobID: blobID)
         let attributesJSON = String(decoding: JSONValue.object(attributes.json).serialized(), as: UTF8.self)
         do {
             try withDatabase { db in
@@ -55,7 +55,7 @@ extension FileStore {
     /// The live session `id`, or `nil` (unknown, finished, cancelled or expired).
     public func session(_ id: String) throws(HearthError) -> UploadSession? {
         guard StorageLayout.isBlobID(id) else { return nil }
-        let now = Self.nowMillis()
+        let now = nowMillis()
         return try withDatabase { db throws -> UploadSession? in
             guard
                 let row = try db.fetchOne(

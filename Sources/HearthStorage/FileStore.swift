@@ -18,6 +18,13 @@ public final class FileStore: Sendable {
         public var maxObjectBytes: Int = 5 << 40
         /// How long a resumable upload session lives (a week, as Firebase's).
         public var sessionLifetime: Duration = .seconds(7 * 24 * 3600)
+        /// The data directory's disk reserve (`hearth.reserve`), given up when a full disk refuses a delete so the
+        /// delete can free space; `nil` keeps none.
+        public var diskReservePath: String?
+        /// Its size.
+        public var diskReserveBytes: Int = 16 << 20
+        /// The wall clock (generations, object times, session expiry); tests move it.
+        public var clock: WallClock = .system
 
         /// The defaults for `directory`.
         public init(directory: String) {
@@ -56,11 +63,21 @@ public final class FileStore: Sendable {
     }
 
     /// Runs `body` on the connection, turning SQLite's errors into internal errors.
-    func withDatabase<T>(_ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
+    func withDatabase<T>(freesSpace: Bool = false, _ body: (SQLiteConnection) throws -> T) throws(HearthError) -> T {
         do {
-            return try database.withLock { try body($0) }
+            do {
+                return try database.withLock { try body($0) }
+            } catch  where freesSpace && DiskReserve.isDiskFull(error) {
+                // A delete the full disk refused is tried once more in the space the reserve gives up.
+                guard let path = configuration.diskReservePath,
+                    DiskReserve.shared(path: path, bytes: configuration.diskReserveBytes).release()
+                else { throw error }
+                return try database.withLock { try body($0) }
+            }
         } catch let error as HearthError {
             throw error
+        } catch  where DiskReserve.isDiskFull(error) {
+            throw HearthError(.unavailable, "The disk is full: nothing was changed (\(error)).")
         } catch {
             throw .internal("Storage database: \(error)")
         }
@@ -126,7 +143,7 @@ public final class FileStore: Sendable {
             throw StorageErrors.io("store an upload", code)
         }
         syncDirectory(layout.blobs)
-        let now = Self.nowMillis()
+        let now = nowMillis()
         let object = StoredObject(
             bucket: bucket, name: name, generation: nextGeneration(), metageneration: 1, size: Int64(size),
             md5Hash: md5, crc32c: crc32c, attributes: attributes, downloadTokens: [UUID().uuidString.lowercased()],
@@ -191,7 +208,7 @@ public final class FileStore: Sendable {
     /// Deletes the object and then its bytes; `false` when there was none.
     @discardableResult
     public func delete(bucket: String, name: String) throws(HearthError) -> Bool {
-        let removed = try withDatabase { db throws -> String? in
+        let removed = try withDatabase(freesSpace: true) { db throws -> String? in
             try db.transaction(.immediate) { () throws -> String? in
                 guard let object = try ObjectRows.fetch(db, bucket: bucket, name: name) else { return nil }
                 try db.execute("DELETE FROM objects WHERE bucket = \(bucket) AND name = \(name)")
@@ -216,7 +233,7 @@ public final class FileStore: Sendable {
                 let generation = object.generation
                 try change(&object)
                 object.metageneration += 1
-                object.updatedMillis = Self.nowMillis()
+                object.updatedMillis = nowMillis()
                 precondition(object.blobID == blobID && object.generation == generation)
                 try ObjectRows.upsert(db, object)
                 return object
@@ -237,7 +254,7 @@ public final class FileStore: Sendable {
 
     /// What a crash left: every `tmp/` file no live upload session owns, every blob no row names, expired sessions.
     func sweep() throws(HearthError) {
-        let now = Self.nowMillis()
+        let now = nowMillis()
         let (referenced, sessionFiles) = try withDatabase { db throws -> (Set<String>, Set<String>) in
             try db.execute("DELETE FROM upload_sessions WHERE expires_ms < \(now)")
             let blobs = try db.fetchAll("SELECT blob FROM objects").compactMap { $0.string(0) }
@@ -257,7 +274,7 @@ public final class FileStore: Sendable {
 
     /// A generation: microseconds since 1970, strictly increasing within this process.
     func nextGeneration() -> Int64 {
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = configuration.clock.microseconds
         while true {
             let last = lastGeneration.load(ordering: .relaxed)
             let next = max(now, last + 1)
@@ -267,9 +284,8 @@ public final class FileStore: Sendable {
         }
     }
 
-    static func nowMillis() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1000)
-    }
+    /// The configured clock, in milliseconds (what object times and session expiry hold).
+    func nowMillis() -> Int64 { configuration.clock.milliseconds }
 
     /// Makes a rename durable: fsync on the directory that holds the new name.
     private func syncDirectory(_ path: String) {

@@ -10,13 +10,19 @@ public struct QueryResults: Sendable {
     public var indexEntriesRead: Int
     /// Documents fetched and checked.
     public var documentsRead: Int
+    /// Whether the results stopped short at the engine's bound on an answer's bytes (a listing's page, which then
+    /// ends early with a page token); a query past the bound fails instead.
+    public var truncated: Bool
 
     /// Creates results.
-    public init(documents: [StoredDocument], plans: [String], indexEntriesRead: Int, documentsRead: Int) {
+    public init(
+        documents: [StoredDocument], plans: [String], indexEntriesRead: Int, documentsRead: Int, truncated: Bool = false
+    ) {
         self.documents = documents
         self.plans = plans
         self.indexEntriesRead = indexEntriesRead
         self.documentsRead = documentsRead
+        self.truncated = truncated
     }
 }
 

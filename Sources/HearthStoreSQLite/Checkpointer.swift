@@ -1,4 +1,5 @@
 import Foundation
+import HearthLog
 import HearthSQLite
 import Synchronization
 
@@ -19,8 +20,13 @@ final class Checkpointer: Sendable {
     private let stopping = Mutex(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let logger: Logger
 
-    init(path: String, interval: Duration, restartBytes: Int, onLargeLog: @escaping @Sendable () -> Void) throws {
+    init(
+        path: String, interval: Duration, logger: Logger, restartBytes: Int,
+        onLargeLog: @escaping @Sendable () -> Void
+    ) throws {
+        self.logger = logger
         var options = SQLiteConnection.Options()
         options.create = false
         connection = try SQLiteConnection(path: path, options: options)
@@ -48,12 +54,26 @@ final class Checkpointer: Sendable {
         finished.wait()
     }
 
+    /// Logs a failed checkpoint (a full disk, an I/O error) at most once a minute: it is retried every round, and the
+    /// log grows meanwhile.
+    private func report(_ outcome: SQLiteConnection.CheckpointOutcome, _ last: inout ContinuousClock.Instant?) {
+        guard let failure = outcome.failure else { return }
+        let now = ContinuousClock.now
+        if let last, now - last < .seconds(60) { return }
+        last = now
+        logger.warning(
+            "checkpoint failed; the write-ahead log keeps growing until it succeeds",
+            ["sqliteCode": .int(Int(failure)), "logFrames": .int(outcome.logFrames)])
+    }
+
     private func run() {
+        var lastReport: ContinuousClock.Instant?
         let nanoseconds = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
             // PASSIVE never blocks the writer or readers; frames still in use wait for the next round.
             var outcome = connection.checkpoint(.passive)
+            report(outcome, &lastReport)
             if outcome.logFrames >= restartFrames {
                 // The writer can rewind the log only once every frame is in the database file and that file is
                 // synced, and it cannot commit meanwhile; so catch up first, here, until a pass finds little new.

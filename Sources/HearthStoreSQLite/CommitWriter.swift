@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthLog
 import HearthSQLite
 import HearthStore
 import Synchronization
@@ -35,15 +36,17 @@ final class CommitWriter: Sendable {
 
     enum Job: Sendable {
         case commit(CommitJob, @Sendable (Result<CommitResult, HearthError>) -> Void)
+        // (See `freesSpace` below for which jobs a full disk still lets through.)
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
         /// Any other atomic change (the tree engine's writes): `body` runs in its own savepoint with a fresh
         /// commit time; its `afterCommit` runs on this thread right after `COMMIT`, in commit order, before any
         /// acknowledgement — where a feed is published.
+        /// `freesSpace`: it only deletes, so a full disk still lets it through (see `DiskReserve`).
         case atomic(
             @Sendable (SQLiteConnection, Timestamp) throws -> AtomicOutcome,
-            @Sendable (Result<AtomicOutcome, any Error>) -> Void)
+            @Sendable (Result<AtomicOutcome, any Error>) -> Void, freesSpace: Bool = false)
     }
 
     /// What an `.atomic` job produced.
@@ -62,6 +65,8 @@ final class CommitWriter: Sendable {
         var lastCommitMicros: Int64 = 0
         /// The checkpointer found the write-ahead log over its limit (`requestLogRestart()`).
         var logRestartRequested = false
+        /// The disk reserve was given up for deletes and is not back yet (logged once each way).
+        var reserveGivenUp = false
     }
 
     private let connection: SQLiteConnection
@@ -77,11 +82,14 @@ final class CommitWriter: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    /// The space given up on a full disk so deletes still go through; `nil` keeps none.
+    private let reserve: DiskReserve?
 
     init(
         connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog,
-        cache: DocumentCache, feed: ChangeFeed<ChangeRecord>
+        cache: DocumentCache, feed: ChangeFeed<ChangeRecord>, reserve: DiskReserve? = nil
     ) {
+        self.reserve = reserve
         self.feed = feed
         self.cache = cache
         self.connection = connection
@@ -152,7 +160,12 @@ final class CommitWriter: Sendable {
                 commitsSincePrune += jobs.count
                 if commitsSincePrune >= 1000 {
                     commitsSincePrune = 0
-                    try? ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                    do {
+                        try ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                    } catch {
+                        // Retried after the next thousand commits; meanwhile the change log only grows.
+                        configuration.logger.warning("change log not pruned", ["error": .string("\(error)")])
+                    }
                 }
             }
             if stopping {
@@ -164,7 +177,55 @@ final class CommitWriter: Sendable {
         }
     }
 
+    /// Commits a group; on a full disk, retries its deletes alone in the space the reserve gives up.
     private func process(_ jobs: [Job]) {
+        var jobs = jobs
+        if let reserve, !reserve.isReleased, state.withLock({ $0.reserveGivenUp }) {
+            state.withLock { $0.reserveGivenUp = false }
+            configuration.logger.info("disk reserve restored; writes are accepted again")
+        }
+        if let reserve, reserve.isReleased {
+            // The reserve is gone: the disk is full, and what room there is goes to deletes.
+            for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
+            jobs.removeAll { !$0.freesSpace }
+            guard !jobs.isEmpty else { return }
+        }
+        guard let error = commitGroup(jobs) else { return }
+        let freeing = jobs.filter(\.freesSpace)
+        if DiskReserve.isDiskFull(error), let reserve, !freeing.isEmpty, reserve.release() {
+            if !state.withLock({ $0.reserveGivenUp }) {
+                state.withLock { $0.reserveGivenUp = true }
+                configuration.logger.warning(
+                    "disk full: gave up the disk reserve for deletes; other writes are refused until there is room",
+                    ["reserveBytes": .int(reserve.bytes)])
+            }
+            for job in jobs where !job.freesSpace { Self.fail(job, Self.diskFull) }
+            if let again = commitGroup(freeing) { fail(freeing, error: again) }
+            return
+        }
+        fail(jobs, error: error)
+    }
+
+    /// A write refused for want of disk space.
+    private static let diskFull = HearthError(
+        .unavailable, "The disk is full: no write of this request was applied; deletes are still accepted.")
+
+    private func fail(_ jobs: [Job], error: any Error) {
+        configuration.logger.warning(
+            "group commit failed; its writes were answered 503",
+            ["jobs": .int(jobs.count), "error": .string("\(error)")])
+        let failure =
+            DiskReserve.isDiskFull(error)
+            ? Self.diskFull
+            : HearthError(
+                .unavailable, "The database could not commit: \(error). No write of this request was applied.")
+        for job in jobs { Self.fail(job, failure) }
+        counters.withLock { $0.failedCommits += jobs.count }
+    }
+
+    /// Runs a group in one transaction and acknowledges its jobs; returns the error when the transaction failed
+    /// (nothing of it applied, no job acknowledged).
+    private func commitGroup(_ jobs: [Job]) -> (any Error)? {
         var acknowledgements: [@Sendable () -> Void] = []
         acknowledgements.reserveCapacity(jobs.count)
         var afterCommit: [@Sendable () -> Void] = []
@@ -199,7 +260,7 @@ final class CommitWriter: Sendable {
                             if case .success(nil) = result { catalog.markReady(id) }
                             completion(result)
                         }
-                    case .atomic(let body, let completion):
+                    case .atomic(let body, let completion, _):
                         let commitTime = nextCommitTime()
                         let result = Result<AtomicOutcome, any Error> {
                             try connection.savepoint("atomic") { try body(connection, commitTime) }
@@ -225,11 +286,7 @@ final class CommitWriter: Sendable {
             cache.endGroup()
         } catch {
             if cacheGroupBegun { cache.endGroup() }
-            let failure = HearthError(
-                .unavailable, "The database could not commit: \(error). No write of this request was applied.")
-            for job in jobs { Self.fail(job, failure) }
-            counters.withLock { $0.failedCommits += jobs.count }
-            return
+            return error
         }
         counters.withLock {
             $0.commits += committed
@@ -245,6 +302,7 @@ final class CommitWriter: Sendable {
         DispatchQueue.global(qos: .userInitiated).async {
             for acknowledge in group { acknowledge() }
         }
+        return nil
     }
 
     /// One commit: every write or none. A multi-write commit, or one with a receipt, runs in its own savepoint; a
@@ -399,7 +457,10 @@ final class CommitWriter: Sendable {
         do {
             let count = try connection.savepoint("wipe") { () throws -> Int in
                 let rows = try connection.fetchAll(
-                    "SELECT collection, id, fields, create_time, update_time FROM documents")
+                    """
+                    SELECT d.collection, d.id, coalesce(b.fields, d.fields), d.create_time, d.update_time
+                    FROM documents d LEFT JOIN document_bodies b ON b.id = d.body
+                    """)
                 for row in rows {
                     let path = ResourcePath(
                         segments: (row[0].text + "/" + row[1].text).split(separator: "/").map(String.init))
@@ -412,6 +473,7 @@ final class CommitWriter: Sendable {
                     pendingRecords.withLock { $0.append(record) }
                 }
                 try connection.execute("DELETE FROM documents")
+                try connection.execute("DELETE FROM document_bodies")
                 try connection.execute("DELETE FROM index_entries")
                 try connection.execute("DELETE FROM composite_entries")
                 return rows.count
@@ -435,7 +497,7 @@ final class CommitWriter: Sendable {
 
     /// Microseconds since the epoch, strictly increasing across commits so update times order commits.
     private func nextCommitTime() -> Timestamp {
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = configuration.clock.microseconds
         let micros = state.withLock { state -> Int64 in
             state.lastCommitMicros = max(now, state.lastCommitMicros + 1)
             return state.lastCommitMicros
@@ -444,11 +506,25 @@ final class CommitWriter: Sendable {
     }
 
     private static func fail(_ job: Job, _ error: HearthError) {
+        // (A job's completion runs once: a group that failed acknowledged none of its jobs.)
         switch job {
         case .commit(_, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
-        case .atomic(_, let completion): completion(.failure(error))
+        case .atomic(_, let completion, _): completion(.failure(error))
+        }
+    }
+}
+
+extension CommitWriter.Job {
+    /// Whether the job only deletes, so a full disk still lets it through (see `DiskReserve`): a commit of deletes
+    /// a wipe, and a tree write that says so.
+    var freesSpace: Bool {
+        switch self {
+        case .commit(let commit, _): commit.writes.allSatisfy { $0.operation == .delete && $0.transforms.isEmpty }
+        case .deleteAll: true
+        case .buildIndex: false
+        case .atomic(_, _, let freesSpace): freesSpace
         }
     }
 }

@@ -9,9 +9,9 @@ enum DocumentListing {
     /// nested IDs for `showMissing`; other orders run through the query engine, with a query's semantics, plans and
     /// index requirements. Either way the page token is a cursor after the page's last document.
     static func page(
-        _ request: ListDocumentsRequest, catalog: IndexCatalog, in db: SQLiteConnection
+        _ request: ListDocumentsRequest, catalog: IndexCatalog, in db: SQLiteConnection, budget: Int = .max
     ) throws -> ListDocumentsPage {
-        if request.orderBy.isEmpty || request.showMissing { return try pageByName(request, in: db) }
+        if request.orderBy.isEmpty || request.showMissing { return try pageByName(request, in: db, budget: budget) }
         var query = StructuredQuery(
             parent: request.collection.parent, collectionID: request.collection.lastSegment, orderBy: request.orderBy
         ).normalized()
@@ -21,10 +21,12 @@ enum DocumentListing {
             query.startAt = QueryCursor(values: cursor.values, before: false)
         }
         query.limit = request.pageSize + 1  // one extra document tells whether another page exists
-        var documents = try QueryRunner.run(query, catalog: catalog, in: db).documents
+        // A page whose documents pass the byte bound ends early, with a token for the rest, as a page may.
+        let results = try QueryRunner.run(query, catalog: catalog, in: db, budget: budget, truncates: true)
+        var documents = results.documents
         var token: String?
-        if documents.count > request.pageSize {
-            documents.removeLast()
+        if documents.count > request.pageSize || (results.truncated && !documents.isEmpty) {
+            if documents.count > request.pageSize { documents.removeLast() }
             if let last = documents.last {
                 let fields = try last.fields()
                 let values = query.orderBy.map { order in
@@ -40,7 +42,7 @@ enum DocumentListing {
     /// One page in name order, with `showMissing` the missing documents (absent, with documents nested below them)
     /// among the others: the first IDs of both kinds after the cursor, merged. Needs no fields decoded.
     private static func pageByName(
-        _ request: ListDocumentsRequest, in db: SQLiteConnection
+        _ request: ListDocumentsRequest, in db: SQLiteConnection, budget: Int
     ) throws -> ListDocumentsPage {
         guard request.orderBy.isEmpty else {
             throw HearthError.invalidArgument(
@@ -68,11 +70,23 @@ enum DocumentListing {
             ids = merged(ids, try NestedDocumentIDs.first(limit, in: collection, after: after, db: db))
         }
         var page = ids.prefix(limit)
-        let hasMore = page.count > request.pageSize
+        var hasMore = page.count > request.pageSize
         if hasMore { page.removeLast() }
-        let documents = try page.map { id in
+        var documents: [ListedDocument] = []
+        var spent = ResultBudget(limit: budget)
+        for (index, id) in zip(page.indices, page) {
             let path = collection.appending(id)
-            return try DocumentRows.fetch(path, in: db).map(ListedDocument.found) ?? .missing(path)
+            guard let document = try DocumentRows.fetch(path, in: db) else {
+                documents.append(.missing(path))
+                continue
+            }
+            // Past the byte bound the page ends early (never empty), with a token for the rest.
+            guard spent.admits(document) || documents.isEmpty else {
+                page = page[..<index]
+                hasMore = true
+                break
+            }
+            documents.append(.found(document))
         }
         let token =
             hasMore

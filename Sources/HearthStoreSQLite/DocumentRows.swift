@@ -4,17 +4,34 @@ import HearthStore
 
 /// Reading and writing rows of the `documents` and `index_entries` tables.
 enum DocumentRows {
+    /// The most bytes of a row's key columns and fields kept in its `documents` row; a larger row's fields go to
+    /// `document_bodies` (migration 7). With 1 KiB pages an index B-tree cell holds up to 231 bytes before it
+    /// overflows; the rest of the budget is the record's header and times.
+    static let inlineRowBytes = 200
+
     static func fetch(_ path: ResourcePath, in db: SQLiteConnection) throws -> StoredDocument? {
         let statement = try db.prepare(
-            static: "SELECT fields, create_time, update_time FROM documents WHERE collection = ? AND id = ?")
+            static: "SELECT fields, create_time, update_time, body FROM documents WHERE collection = ? AND id = ?")
         defer { statement.reset() }
         statement.bind(.text(path.parent.description), at: 1)
         statement.bind(.text(path.lastSegment), at: 2)
         guard try statement.step() else { return nil }
+        let fields = statement.isNull(at: 3) ? statement.blob(at: 0) : try body(statement.int64(at: 3), in: db)
         return StoredDocument(
-            path: path, fieldsJSON: statement.blob(at: 0),
+            path: path, fieldsJSON: fields,
             createTime: Timestamp(microseconds: statement.int64(at: 1)),
             updateTime: Timestamp(microseconds: statement.int64(at: 2)))
+    }
+
+    /// The fields kept in `document_bodies` under `id`.
+    static func body(_ id: Int64, in db: SQLiteConnection) throws -> [UInt8] {
+        let statement = try db.prepare(static: "SELECT fields FROM document_bodies WHERE id = ?")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        guard try statement.step() else {
+            throw HearthError(.dataLoss, "A document names a body (\(id)) that is not stored.")
+        }
+        return statement.blob(at: 0)
     }
 
     /// Writes a document's row and brings its index entries from `oldFields` to the document's; `entries` are the
@@ -25,20 +42,34 @@ enum DocumentRows {
     ) throws {
         let collection = document.path.parent.description
         let id = document.path.lastSegment
+        let collectionID = document.path.parent.lastSegment
+        let nameKey = IndexKey.encode(segments: document.path.segments)
+        let rowBytes =
+            collection.utf8.count + id.utf8.count + collectionID.utf8.count + nameKey.count + fieldsJSON.count
+        // A row that would overflow keeps its fields beside it: a new body each time, the trigger deletes the old.
+        var body: Int64?
+        if rowBytes > inlineRowBytes {
+            try run("INSERT INTO document_bodies(fields) VALUES (?)", in: db) { statement in
+                statement.bind(fieldsJSON, at: 1)
+            }
+            body = db.lastInsertRowID
+        }
         try run(
             """
-            INSERT INTO documents(collection, id, collection_id, name_key, fields, create_time, update_time)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(collection, id) DO UPDATE SET fields = excluded.fields, update_time = excluded.update_time
+            INSERT INTO documents(collection, id, collection_id, name_key, fields, create_time, update_time, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(collection, id) DO UPDATE SET
+                fields = excluded.fields, update_time = excluded.update_time, body = excluded.body
             """, in: db
         ) { statement in
             statement.bind(collection, at: 1)
             statement.bind(id, at: 2)
-            statement.bind(document.path.parent.lastSegment, at: 3)
-            statement.bind(IndexKey.encode(segments: document.path.segments), at: 4)
-            statement.bind(fieldsJSON, at: 5)
+            statement.bind(collectionID, at: 3)
+            statement.bind(nameKey, at: 4)
+            statement.bind(body == nil ? fieldsJSON : [], at: 5)
             statement.bind(document.createTime.microseconds, at: 6)
             statement.bind(document.updateTime.microseconds, at: 7)
+            if let body { statement.bind(body, at: 8) } else { statement.bindNull(at: 8) }
         }
         try updateIndexEntries(
             collection: collection, id: id, old: oldFields.map(IndexEntry.entries(for:)) ?? [],

@@ -116,9 +116,10 @@ final class IndexCatalog: Sendable {
         guard let index = all.first(where: { $0.id == indexID }) else { return nil }
         let rows = try db.fetchAll(
             """
-            SELECT collection, id, fields, name_key FROM documents
-            WHERE collection_id = \(index.definition.collectionID) AND name_key > \(cursor)
-            ORDER BY name_key LIMIT \(limit)
+            SELECT d.collection, d.id, coalesce(b.fields, d.fields), d.name_key
+            FROM documents d LEFT JOIN document_bodies b ON b.id = d.body
+            WHERE d.collection_id = \(index.definition.collectionID) AND d.name_key > \(cursor)
+            ORDER BY d.name_key LIMIT \(limit)
             """)
         for row in rows {
             let path = ResourcePath(

@@ -1,5 +1,6 @@
-public import Foundation
+import Foundation
 public import HearthCore
+public import HearthLog
 internal import HearthSQLite
 public import HearthStore
 import Synchronization
@@ -26,6 +27,13 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The page size of a new database. Small pages suit Hearth's writes, which touch a few rows in each of
         /// several B-trees: every dirtied page is written whole to the write-ahead log.
         public var pageSize: Int? = 1024
+        /// The most bytes of documents (stored encoding) one query or batch read may answer; past it the read fails
+        /// with `RESOURCE_EXHAUSTED`, and a listing's page ends early.
+        public var maxResultBytes: Int = 64 * 1024 * 1024
+        /// Where the store reports what it survived (a failed checkpoint, a full disk); silent by default.
+        public var logger = Logger(level: .error) { _ in }
+        /// Space held back on the disk (`hearth.reserve`) so deletes work once it is full; 0 keeps none.
+        public var diskReserveBytes: Int = 16 << 20
         /// How often the checkpointer copies the write-ahead log into the database file.
         public var checkpointInterval: Duration = .milliseconds(500)
         /// The write-ahead log size past which the writer rewinds it (see `Checkpointer`). A rewind under steady
@@ -53,7 +61,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         /// The oldest a transaction may be and still commit, in seconds (Firestore: 270).
         public var transactionMaxAge: Double = 270
         /// The wall clock; tests move it.
-        public var clock: @Sendable () -> Date = { Date() }
+        public var clock: WallClock = .system
 
         var transactionLimits: TransactionRegistry.Limits {
             var limits = TransactionRegistry.Limits()
@@ -70,6 +78,10 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// The database file inside the data directory.
     public static let fileName = "hearth.sqlite"
+    /// The disk reserve's file in the data directory (see `DiskReserve`).
+    public static let reserveFileName = "hearth.reserve"
+    /// The space held back for deletes on a full disk (`nil` when none is kept).
+    let diskReserve: DiskReserve?
 
     let configuration: Configuration
     let databasePath: String
@@ -86,7 +98,9 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// Opens (creating and migrating if needed) the database in `configuration.directory`.
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
-        let transactions = TransactionRegistry(limits: configuration.transactionLimits, now: configuration.clock)
+        let transactions = TransactionRegistry(
+            limits: configuration.transactionLimits,
+            now: { [clock = configuration.clock] in Date(timeIntervalSince1970: clock.unixSeconds) })
         self.transactions = transactions
         do {
             try FileManager.default.createDirectory(
@@ -122,12 +136,18 @@ public final class SQLiteDocumentStore: DocumentStore {
                 }
             }
             toBuild = try catalog.reconcile(with: definitions, in: connection)
+            let reserve =
+                configuration.diskReserveBytes > 0
+                ? DiskReserve.shared(
+                    path: (configuration.directory as NSString).appendingPathComponent(Self.reserveFileName),
+                    bytes: configuration.diskReserveBytes) : nil
+            diskReserve = reserve
             let writer = CommitWriter(
                 connection: connection, configuration: configuration, catalog: catalog, cache: cache,
-                feed: changeFeed)
+                feed: changeFeed, reserve: reserve)
             self.writer = writer
             checkpointer = try Checkpointer(
-                path: databasePath, interval: configuration.checkpointInterval,
+                path: databasePath, interval: configuration.checkpointInterval, logger: configuration.logger,
                 restartBytes: configuration.logRestartBytes,
                 onLargeLog: { [transactions] in
                     // An open snapshot keeps the log from starting over; drop the ones past their life first.
@@ -208,8 +228,16 @@ public final class SQLiteDocumentStore: DocumentStore {
                 return [document]
             }
         }
+        let budget = configuration.maxResultBytes
         let documents = try read(in: transaction) { db in
-            let fetch = { try paths.map { try DocumentRows.fetch($0, in: db) } }
+            let fetch = {
+                var spent = ResultBudget(limit: budget)
+                return try paths.map { path in
+                    let document = try DocumentRows.fetch(path, in: db)
+                    if let document { try spent.spend(document) }
+                    return document
+                }
+            }
             // A read-only transaction's snapshot connection is already inside its read transaction, and one
             // statement reads one snapshot by itself: only several reads need BEGIN and COMMIT around them.
             return db.isInTransaction || paths.count == 1 ? try fetch() : try db.transaction(.deferred, fetch)
@@ -220,7 +248,10 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// Plans the query over the index entries and runs it on a read connection or the transaction's snapshot.
     public func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults {
-        let results = try read(in: transaction) { db in try QueryRunner.run(query, catalog: catalog, in: db) }
+        let budget = configuration.maxResultBytes
+        let results = try read(in: transaction) { db in
+            try QueryRunner.run(query, catalog: catalog, in: db, budget: budget)
+        }
         if let transaction { transactions.record(transaction, query: query, results: results.documents) }
         return results
     }
@@ -263,7 +294,8 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// One page of a collection's documents (see `DocumentListing`).
     public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
-        try read { db in try DocumentListing.page(request, catalog: catalog, in: db) }
+        let budget = configuration.maxResultBytes
+        return try read { db in try DocumentListing.page(request, catalog: catalog, in: db, budget: budget) }
     }
 
     /// The IDs of the collections directly below `parent`, after `after`, in order.
@@ -295,10 +327,11 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// Runs an atomic change on the writer thread, inside the group commit, with its own savepoint and commit time
     /// (how the tree engine writes).
     func submitAtomic(
+        freesSpace: Bool = false,
         _ body: @escaping @Sendable (SQLiteConnection, Timestamp) throws -> CommitWriter.AtomicOutcome,
         completion: @escaping @Sendable (Result<CommitWriter.AtomicOutcome, any Error>) -> Void
     ) {
-        writer.submit(.atomic(body, completion))
+        writer.submit(.atomic(body, completion, freesSpace: freesSpace))
     }
 
     /// Runs a read on a pooled read connection (how the tree engine reads).

@@ -1,8 +1,10 @@
 """firebase-admin's `auth.import_users` against `hearth serve --dev`: Firebase's modified scrypt (the test vector of
-Firebase's own scrypt tool), standard scrypt, PBKDF2-SHA256 and bcrypt; imported users sign in with their old password."""
+Firebase's own scrypt tool), standard scrypt, PBKDF2 (SHA-256, SHA-1), bcrypt, the HMACs and the plain digests;
+imported users sign in with their old password."""
 
 import base64
 import hashlib
+import hmac
 import uuid
 
 from firebase_admin import auth
@@ -95,15 +97,72 @@ def test_bcrypt_users_sign_in(hearth, admin_app):
     assert sign_in(hearth, f"{uid}@example.com", "U*U").status_code == 200
 
 
+def test_hmac_digest_and_pbkdf_sha1_users(hearth, admin_app):
+    """The HMACs and plain digests take the salt after the password unless the order says otherwise; a digest's
+    rounds hash the previous digest again (MD5's 0 rounds count as one)."""
+    key, salt = b"signer-" + uuid.uuid4().bytes, b"salt-" + uuid.uuid4().bytes
+
+    def digest(name, password, rounds):
+        value = hashlib.new(name, password + salt).digest()
+        for _ in range(max(1, rounds) - 1):
+            value = hashlib.new(name, value).digest()
+        return value
+
+    cases = [
+        (auth.UserImportHash.hmac_sha256(key=key), hmac.new(key, b"pw-hs256" + salt, "sha256").digest(), b"pw-hs256"),
+        (auth.UserImportHash.hmac_sha512(key=key), hmac.new(key, b"pw-hs512" + salt, "sha512").digest(), b"pw-hs512"),
+        (auth.UserImportHash.hmac_sha1(key=key), hmac.new(key, b"pw-hs1" + salt, "sha1").digest(), b"pw-hs1"),
+        (auth.UserImportHash.hmac_md5(key=key), hmac.new(key, b"pw-hmd5" + salt, "md5").digest(), b"pw-hmd5"),
+        (auth.UserImportHash.sha256(rounds=3), digest("sha256", b"pw-s256", 3), b"pw-s256"),
+        (auth.UserImportHash.sha512(rounds=1), digest("sha512", b"pw-s512", 1), b"pw-s512"),
+        (auth.UserImportHash.sha1(rounds=2), digest("sha1", b"pw-s1", 2), b"pw-s1"),
+        (auth.UserImportHash.md5(rounds=0), digest("md5", b"pw-md5", 0), b"pw-md5"),
+        (auth.UserImportHash.pbkdf_sha1(rounds=500), hashlib.pbkdf2_hmac("sha1", b"pw-pbk1", salt, 500, 32),
+         b"pw-pbk1"),
+    ]
+    for algorithm, password_hash, password in cases:
+        uid = "h-" + uuid.uuid4().hex[:10]
+        result = auth.import_users(
+            [auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com", password_hash=password_hash,
+                                   password_salt=salt)], hash_alg=algorithm, app=admin_app)
+        assert result.success_count == 1, (algorithm.to_dict(), [e.reason for e in result.errors])
+        assert sign_in(hearth, f"{uid}@example.com", "not it").status_code == 400, algorithm.to_dict()
+        first = sign_in(hearth, f"{uid}@example.com", password.decode())
+        assert first.status_code == 200, (algorithm.to_dict(), first.text)
+        # Upgraded to argon2id at that sign-in; the password keeps working.
+        assert sign_in(hearth, f"{uid}@example.com", password.decode()).status_code == 200
+
+    # Identity Toolkit's passwordHashOrder, as its name or its number, puts the salt first.
+    for order in ["SALT_AND_PASSWORD", 1]:
+        uid = "o-" + uuid.uuid4().hex[:10]
+        code = hmac.new(key, salt + b"salted first", "sha256").digest()
+        response = hearth.toolkit(
+            "batchCreate",
+            {"hashAlgorithm": "HMAC_SHA256", "signerKey": base64.b64encode(key).decode(), "passwordHashOrder": order,
+             "users": [{"localId": uid, "email": f"{uid}@example.com",
+                        "passwordHash": base64.urlsafe_b64encode(code).decode(),
+                        "salt": base64.urlsafe_b64encode(salt).decode()}]},
+            key=None, headers={"Authorization": "Bearer owner"})
+        assert response.status_code == 200 and "error" not in response.json(), response.text
+        assert sign_in(hearth, f"{uid}@example.com", "salted first").status_code == 200
+
+
 def test_unsupported_algorithm_and_limits(hearth, admin_app):
-    record = auth.ImportUserRecord(uid="md-" + uuid.uuid4().hex[:8], password_hash=b"abc", password_salt=b"s")
-    try:
-        auth.import_users([record], hash_alg=auth.UserImportHash.md5(rounds=1), app=admin_app)
-        raise AssertionError("MD5 is not supported and must say so")
-    except auth.UnexpectedResponseError as error:
-        assert "MD5 is not supported" in str(error)
-    except Exception as error:  # the SDK may wrap a 501 differently
-        assert "MD5" in str(error)
+    response = hearth.toolkit(
+        "batchCreate", {"hashAlgorithm": "ARGON2", "users": [{"localId": "a2", "passwordHash": "AAAA"}]},
+        key=None, headers={"Authorization": "Bearer owner"})
+    assert response.status_code == 501, response.text
+    assert "ARGON2 is not supported" in response.text
+    response = hearth.toolkit(
+        "batchCreate", {"hashAlgorithm": "HMAC_SHA256", "users": [{"localId": "h", "passwordHash": "AAAA"}]},
+        key=None, headers={"Authorization": "Bearer owner"})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith("MISSING_SIGNER_KEY")
+    response = hearth.toolkit(
+        "batchCreate", {"hashAlgorithm": "SHA256", "rounds": 0, "users": [{"localId": "s", "passwordHash": "AAAA"}]},
+        key=None, headers={"Authorization": "Bearer owner"})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith("INVALID_HASH_ROUNDS")
     response = hearth.toolkit(
         "batchCreate", {"hashAlgorithm": "SCRYPT", "signerKey": "AAAA", "rounds": 9, "memoryCost": 14,
                         "users": [{"localId": "x", "passwordHash": "AAAA"}]},

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthLog
 import HearthMail
 import Synchronization
 import Testing
@@ -17,7 +18,9 @@ final class LogLines: Sendable {
 final class TestClock: Sendable {
     private let time = Mutex<Double>(1_800_000_000)
 
-    var clock: AuthClock { AuthClock { [self] in time.withLock { $0 } } }
+    var clock: WallClock {
+        WallClock { [self] in Timestamp(microseconds: Int64((time.withLock { $0 } * 1e6).rounded(.down))) }
+    }
 
     func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
 }
@@ -37,7 +40,7 @@ final class Fixture: Sendable {
     }
 
     static func open(
-        directory: String, dev: Bool, outbox: Outbox, clock: AuthClock, logs: LogLines,
+        directory: String, dev: Bool, outbox: Outbox, clock: WallClock, logs: LogLines,
         _ adjust: (inout AccountsConfiguration) -> Void = { _ in }
     ) throws -> AccountService {
         var configuration = AccountsConfiguration(projectID: "demo-test", dataDirectory: directory)
@@ -48,12 +51,7 @@ final class Fixture: Sendable {
         adjust(&configuration)
         return try AccountService(
             configuration: configuration, mailer: outbox,
-            log: { _, message, metadata in
-                let line =
-                    message + " "
-                    + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-                logs.append(line)
-            }, clock: clock)
+            logger: Logger(level: .debug) { line in logs.append(line) }, clock: clock)
     }
 
     deinit {

@@ -119,7 +119,7 @@ import Testing
         fixture.time.advance(1)
         var revoke = UpdateRequest()
         revoke.localID = first.user.uid
-        revoke.validSince = Int64(fixture.time.clock.now())
+        revoke.validSince = fixture.time.clock.seconds
         _ = try fixture.service.update(revoke, context: Fixture.admin)
         #expect(authErrorCode { _ = try fixture.service.authContext(idToken: fresh.idToken) } == "TOKEN_EXPIRED")
         #expect(

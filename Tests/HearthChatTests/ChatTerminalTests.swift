@@ -3,6 +3,10 @@ import HearthTestSupport
 import RegexBuilder
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The `hearth-chat` binary driven as a script would drive it: lines on standard input, screens on standard output
 /// (not a terminal, so each screen follows the last instead of redrawing).
 final class ChatTerminalProcess: Sendable {
@@ -72,7 +76,7 @@ struct ChatTerminalTests {
         let server = try SharedServer.server
         let terminal = try ChatTerminalProcess(server: server, label: "fay")
         let email = uniqueEmail("fay")
-        var mark = await terminal.waitFor("1 sign up   2 sign in   q quit")
+        var mark = await terminal.waitFor("1 sign up   2 sign in   3 log in with Facebook   q quit")
 
         try terminal.type("1", email, "correct horse")
         mark = await terminal.waitFor("\(email) (email not verified)", after: mark)
@@ -128,5 +132,44 @@ struct ChatTerminalTests {
         try second.type("q")
         #expect(await second.exitStatus() == 0)
         #expect(second.output.contains("✗ Wrong email or password."))
+    }
+
+    @Test("log in with Facebook: the link the app prints, the development picker in a browser, then posting")
+    func facebookThroughTheDevPicker() async throws {
+        let server = try SharedServer.server
+        let terminal = try ChatTerminalProcess(server: server, label: "fb")
+        let email = uniqueEmail("fb")
+        var mark = await terminal.waitFor("3 log in with Facebook")
+        try terminal.type("3")
+        let prefix = "Open this link in a browser to log in with Facebook: "
+        mark = await terminal.waitFor(prefix, after: mark)
+        let printed = try #require(terminal.output.components(separatedBy: prefix).last?.split(separator: "\n").first)
+        let link = try #require(URL(string: String(printed)))
+        #expect(link.path == "/emulator/auth/handler", "\(link)")
+
+        // The browser: the picker's page, then its form for a new account; URLSession follows the redirect back to
+        // the app's listener on 127.0.0.1, as a browser would.
+        let (page, _) = try await URLSession.shared.data(from: link)
+        #expect(String(decoding: page, as: UTF8.self).contains("Sign in with facebook.com"))
+        let sessionID = try #require(
+            URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "sessionId" }?
+                .value)
+        var form = URLRequest(url: server.baseURL.appendingPathComponent("emulator/auth/handler"))
+        form.httpMethod = "POST"
+        form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let encodedEmail = email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email
+        form.httpBody = Data("sessionId=\(sessionID)&email=\(encodedEmail)&displayName=Fay+Book".utf8)
+        let (landed, response) = try await URLSession.shared.data(for: form)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: landed, as: UTF8.self).contains("You can close this window"))
+
+        // The picker's accounts come with their address verified, as the provider vouches for it: posting opens.
+        mark = await terminal.waitFor("✓ Logged in with Facebook.", after: mark)
+        #expect(terminal.output.contains("· \(email)\n"), "\(terminal.output.suffix(800))")
+        try terminal.type("1", "Hello from Facebook")
+        mark = await terminal.waitFor("✓ Posted.", after: mark)
+        #expect(terminal.output.dropFirst(mark - 200).contains("Hello from Facebook"))
+        try terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
     }
 }

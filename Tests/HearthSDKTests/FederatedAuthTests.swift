@@ -3,6 +3,10 @@ import Hearth
 import HearthTestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Provider sign-in through the SDK against a development-mode server, which takes the claims a credential states
 /// (as the Auth emulator does): `signIn(with:)`, "account exists with different credential", `link(with:)`,
 /// `unlink(fromProvider:)` and `providerData`.
@@ -93,6 +97,51 @@ struct FederatedAuthTests {
         let linked = try await other.user.link(with: apple)
         #expect(linked.user.displayName == "Ada Lovelace")
         #expect(Set(linked.user.providerData.map(\.providerID)) == ["password", "apple.com"])
+        try auth.signOut()
+    }
+
+    /// A "browser" for the development picker: loads the page it is given and submits its new-account form; the
+    /// redirect that follows lands on the SDK's loopback listener.
+    struct PickerBrowser: AuthUIDelegate {
+        let email: String
+        func openAuthURL(_ url: URL) {
+            Task {
+                let sessionID =
+                    URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                        $0.name == "sessionId"
+                    }?.value ?? ""
+                var form = URLRequest(url: URL(string: "/emulator/auth/handler", relativeTo: url)!.absoluteURL)
+                form.httpMethod = "POST"
+                form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                let address = email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email
+                form.httpBody = Data("sessionId=\(sessionID)&email=\(address)&displayName=Pat".utf8)
+                _ = try? await URLSession.shared.data(for: form)
+            }
+        }
+    }
+
+    @Test func browserSignInThroughTheDevelopmentPicker() async throws {
+        let auth = Auth.auth(app: try SharedServer.server.app())
+        let callbacks = TestQueue()
+        auth.callbackQueue = callbacks.queue
+        let email = uniqueEmail()
+        let provider = OAuthProvider(providerID: "facebook.com", auth: auth)
+        let credential: AuthCredential = try await withCheckedThrowingContinuation { continuation in
+            provider.getCredentialWith(PickerBrowser(email: email)) { credential, error in
+                #expect(callbacks.isCurrent, "the completion runs on the auth's callback queue")
+                if let credential {
+                    continuation.resume(returning: credential)
+                } else {
+                    continuation.resume(throwing: error!)
+                }
+            }
+        }
+        #expect(credential.provider == "facebook.com")
+        let result = try await auth.signIn(with: credential)
+        #expect(result.user.email == email)
+        #expect(result.user.displayName == "Pat")
+        #expect(result.additionalUserInfo?.isNewUser == true)
+        #expect(result.user.providerData.map(\.providerID) == ["facebook.com"])
         try auth.signOut()
     }
 }

@@ -1,3 +1,4 @@
+import HearthLog
 import HearthAuth
 import HearthCore
 import HearthHTTP

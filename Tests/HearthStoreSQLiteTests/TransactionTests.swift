@@ -9,7 +9,9 @@ import Testing
 final class ManualClock: Sendable {
     private let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
     func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
-    var read: @Sendable () -> Date { { [self] in now.withLock { $0 } } }
+    var read: WallClock {
+        WallClock { [self] in Timestamp(microseconds: Int64(now.withLock { $0 }.timeIntervalSince1970 * 1e6)) }
+    }
 }
 
 @Suite struct TransactionTests {

@@ -85,6 +85,19 @@ public final class ChatViewModel {
         try await run { enter(try await auth.signIn(withEmail: email, password: password).user) }
     }
 
+    /// Logs in with Facebook in a browser: `uiDelegate` shows the sign-in page (against a development server,
+    /// `hearth serve --dev`, its provider picker; against a production one, Facebook's own page, for a Facebook app
+    /// configured on the server). A new account whose address is not verified gets the verification mail, as a
+    /// sign-up does.
+    public func signInWithFacebook(opening uiDelegate: any AuthUIDelegate) async throws(ChatError) {
+        try await run {
+            let provider = OAuthProvider(providerID: FacebookAuthProvider.id, auth: auth)
+            let user = try await auth.signIn(with: provider, uiDelegate: uiDelegate).user
+            enter(user)
+            if !user.isEmailVerified, user.email != nil { try await user.sendEmailVerification() }
+        }
+    }
+
     /// Sends the verification mail again.
     public func resendVerification() async throws(ChatError) {
         guard let user = auth.currentUser else { throw .notSignedIn }

@@ -17,9 +17,9 @@ struct ChatScreen {
         case .signedOut:
             lines.append("Hearth Chat · \(server) · not signed in")
             lines.append(Self.rule)
-            lines.append("Sign up with an email address and a password, or sign in.")
+            lines.append("Sign up with an email address and a password, sign in, or log in with Facebook.")
             lines.append(Self.rule)
-            lines.append(" 1 sign up   2 sign in   q quit")
+            lines.append(" 1 sign up   2 sign in   3 log in with Facebook   q quit")
         case .awaitingVerification(let email):
             lines.append("Hearth Chat · \(server) · \(email) (email not verified)")
             lines.append(Self.rule)

@@ -1,4 +1,5 @@
 import Foundation
+import Hearth
 import HearthChatCore
 import Observation
 
@@ -126,6 +127,10 @@ final class ChatTerminal {
                     try await model.signIn(email: answers[0], password: answers[1])
                     return "Signed in."
                 },
+                "3": Form(prompts: []) { _ throws(ChatError) in
+                    try await model.signInWithFacebook(opening: LinkPrinter())
+                    return "Logged in with Facebook."
+                },
             ]
         case .awaitingVerification:
             return [
@@ -173,5 +178,14 @@ final class ChatTerminal {
     private static func post(_ number: String, in model: ChatViewModel) throws(ChatError) -> String {
         guard let index = Int(number), model.posts.indices.contains(index - 1) else { throw .noSuchPost }
         return model.posts[index - 1].id
+    }
+}
+
+/// Shows a provider's sign-in page as a line to open in a browser: the terminal has no web view. The sign-in comes
+/// back to the app by itself once the browser is done.
+struct LinkPrinter: AuthUIDelegate {
+    func openAuthURL(_ url: URL) {
+        FileHandle.standardOutput.write(
+            Data("\nOpen this link in a browser to log in with Facebook: \(url.absoluteString)\n".utf8))
     }
 }

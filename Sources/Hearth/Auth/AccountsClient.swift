@@ -23,6 +23,12 @@ struct AccountsClient: Sendable {
             "postBody": .string(oauth.postBody), "requestUri": "http://localhost", "returnSecureToken": true,
             "returnIdpCredential": true,
         ]
+        if let redirect = oauth.redirect {
+            // A browser sign-in: the server exchanges the redirect's code within its session.
+            body["postBody"] = nil
+            body["requestUri"] = .string(redirect.requestURI)
+            body["sessionId"] = .string(redirect.sessionID)
+        }
         if let linking { body["idToken"] = .string(linking) }
         let json = try await call("signInWithIdp", body)
         if json["needConfirmation"]?.boolValue == true {

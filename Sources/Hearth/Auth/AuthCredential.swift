@@ -25,15 +25,19 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     let rawNonce: String?
     /// The name Apple hands the app at the first sign-in only (it is never in the ID token).
     let fullName: PersonNameComponents?
+    /// A browser sign-in's result: the URL the provider's last redirect reached (with its code) and the sign-in's
+    /// session, which the server exchanges for the provider's tokens (`OAuthProvider.getCredentialWith`).
+    let redirect: (requestURI: String, sessionID: String)?
 
     init(
         provider: String, idToken: String?, accessToken: String?, rawNonce: String? = nil,
-        fullName: PersonNameComponents? = nil
+        fullName: PersonNameComponents? = nil, redirect: (requestURI: String, sessionID: String)? = nil
     ) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.rawNonce = rawNonce
         self.fullName = fullName
+        self.redirect = redirect
         super.init(provider: provider)
     }
 
@@ -55,10 +59,19 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
 public final class OAuthProvider: Sendable {
     /// The provider ID.
     public let providerID: String
+    /// The accounts a browser sign-in goes through; `nil`: the default app's.
+    let auth: Auth?
 
-    /// A provider with `providerID`.
+    /// A provider with `providerID`, signing in through the default app's ``Auth``.
     public init(providerID: String) {
         self.providerID = providerID
+        auth = nil
+    }
+
+    /// A provider with `providerID`, signing in through `auth`.
+    public init(providerID: String, auth: Auth) {
+        self.providerID = providerID
+        self.auth = auth
     }
 
     /// A credential from the provider's ID token (and the raw nonce it was requested with) and/or access token.

@@ -54,6 +54,8 @@ public struct AuthErrorCode: CodedError {
         case invalidActionCode = 17030
         /// An email address is required.
         case missingEmail = 17034
+        /// The sign-in in the browser was not finished (closed, or it did not come back in time).
+        case webContextCancelled = 17058
         /// The provider ID is not one the server knows.
         case invalidProviderID = 17071
         /// The raw nonce does not match the ID token's nonce, or one of them is missing.

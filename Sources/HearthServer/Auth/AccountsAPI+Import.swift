@@ -17,6 +17,8 @@ extension AccountsAPI {
             parameters.cpuMemoryCost = fields.int("cpuMemCost").map { Int($0) }
             parameters.blockSize = fields.int("blockSize").map { Int($0) }
             parameters.parallelization = fields.int("parallelization").map { Int($0) }
+            // Proto3 JSON: the enum's name or its number (SALT_AND_PASSWORD = 1).
+            parameters.saltFirst = [.string("SALT_AND_PASSWORD"), .integer(1)].contains(body["passwordHashOrder"])
             algorithm = parameters
         }
         let users = (body["users"]?.arrayValue ?? []).map(ImportedUser.init(json:))

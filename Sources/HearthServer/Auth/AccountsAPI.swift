@@ -1,3 +1,4 @@
+import HearthLog
 import HearthAuth
 import HearthCore
 import HearthHTTP
@@ -8,7 +9,7 @@ import HearthHTTP
 struct AccountsAPI: API {
     let service: AccountService
     let configuration: ServerConfiguration
-    let workers: AccountWorkers
+    let workers: WorkerPool
     let logger: Logger
     /// The port the server listens on (known only once it started, when `--port 0`).
     let boundPort: @Sendable () -> Int

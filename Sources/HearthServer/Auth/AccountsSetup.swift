@@ -1,12 +1,14 @@
 import Foundation
 import HearthAuth
 import HearthCore
+import HearthLog
 import HearthMail
 
 /// Builds the accounts service a server runs with, from its configuration.
 enum AccountsSetup {
-    static func makeService(_ configuration: ServerConfiguration, logger: Logger) throws(HearthError) -> AccountService
-    {
+    static func makeService(
+        _ configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system
+    ) throws(HearthError) -> AccountService {
         let settings = configuration.accounts
         var accounts = AccountsConfiguration(
             projectID: configuration.projectID, dataDirectory: configuration.dataDirectory)
@@ -25,7 +27,8 @@ enum AccountsSetup {
         accounts.providerURLPolicy = ProviderURLPolicy(allowsLoopbackHTTP: settings.allowLoopbackProviders)
         do {
             return try AccountService(
-                configuration: accounts, mailer: try mailer(configuration, logger: logger), log: log(logger))
+                configuration: accounts, mailer: try mailer(configuration, logger: logger), logger: logger,
+                clock: clock)
         } catch let error as AuthError {
             throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
         } catch {
@@ -54,20 +57,6 @@ enum AccountsSetup {
             configuration: SMTPConfiguration(
                 host: host, port: settings.smtpPort, security: security, username: settings.smtpUsername,
                 password: settings.smtpPassword, from: settings.mailFrom))
-    }
-
-    /// Adapts the accounts' log lines to the server's logger.
-    static func log(_ logger: Logger) -> AuthLogger {
-        { level, message, metadata in
-            let mapped: Logger.Level =
-                switch level {
-                case .debug: .debug
-                case .info: .info
-                case .warning: .warning
-                case .error: .error
-                }
-            logger.log(mapped, message, metadata.mapValues { .string($0) })
-        }
     }
 }
 

@@ -46,7 +46,7 @@ extension DocumentsAPI {
                 elements.append([])
             }
         }
-        let readTime = Timestamp.now.rfc3339
+        let readTime = clock.now().rfc3339
         var out: [UInt8] = Array("[".utf8)
         for (index, members) in elements.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -101,7 +101,7 @@ extension DocumentsAPI {
             JSONWriter.appendString(transaction.base64, into: &out)
         }
         out.append(contentsOf: #","readTime":""#.utf8)
-        out.append(contentsOf: Timestamp.now.rfc3339.utf8)
+        out.append(contentsOf: clock.now().rfc3339.utf8)
         out.append(contentsOf: #""}]"#.utf8)
         return .response(Responses.json(out))
     }

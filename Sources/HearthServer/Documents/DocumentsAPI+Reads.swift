@@ -81,6 +81,12 @@ extension DocumentsAPI {
             try FieldPath.mask(firestoreJSON: json, at: "mask")
         }
         let names = try body.strings("documents") ?? []
+        // Bounded so one request's work stays bounded; its answer is bounded in bytes by the store.
+        guard names.count <= configuration.maxBatchGetDocuments else {
+            throw .invalidArgument(
+                "A batchGet may name at most \(configuration.maxBatchGetDocuments) documents (the server's --max-batch-get); this one names \(names.count)."
+            )
+        }
         var paths: [ResourcePath] = []
         for name in names {
             let path = try route.database.path(fromName: name)
@@ -91,7 +97,7 @@ extension DocumentsAPI {
         }
         try access?.authorizeGet(request, paths, database: route.database)
         let documents = try store.documents(at: paths, transaction: transaction)
-        let readTime = Timestamp.now.rfc3339
+        let readTime = clock.now().rfc3339
         var out: [UInt8] = Array("[".utf8)
         if isNew, let transaction, paths.isEmpty {
             out.append(contentsOf: #"{"transaction":"#.utf8)

@@ -162,12 +162,3 @@ extension DocumentsAPI {
         out.append(UInt8(ascii: "}"))
     }
 }
-
-extension Timestamp {
-    /// The current time, to the microsecond.
-    static var now: Timestamp {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Timestamp(microseconds: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000)
-    }
-}

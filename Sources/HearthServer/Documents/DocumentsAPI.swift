@@ -10,6 +10,11 @@ struct DocumentsAPI: API {
     var listen: ListenEndpoint? = nil
     /// Security rules; `nil` checks nothing.
     var access: DocumentAccess? = nil
+    /// Where reads whose cost grows with the data run (queries, batch reads, listings), so they never hold an HTTP
+    /// thread; `nil` runs them on the calling thread (tests of one handler).
+    var readWorkers: WorkerPool? = nil
+    /// What read times are taken from.
+    var clock: WallClock = .system
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         do {
@@ -69,10 +74,12 @@ struct DocumentsAPI: API {
             switch verb {
             case "commit": return try commit(request, route)
             case "batchWrite": return try batchWrite(request, route)
-            case "batchGet": return try batchGet(request, route)
-            case "listCollectionIds": return try listCollectionIDs(request, route)
-            case "runQuery": return try runQuery(request, route)
-            case "runAggregationQuery": return try runAggregationQuery(request, route)
+            case "batchGet": return onWorker { () throws(HearthError) in try batchGet(request, route) }
+            case "listCollectionIds":
+                return onWorker { () throws(HearthError) in try listCollectionIDs(request, route) }
+            case "runQuery": return onWorker { () throws(HearthError) in try runQuery(request, route) }
+            case "runAggregationQuery":
+                return onWorker { () throws(HearthError) in try runAggregationQuery(request, route) }
             case "beginTransaction": return try beginTransaction(request, route)
             case "rollback": return try rollback(request, route)
             default:
@@ -92,7 +99,7 @@ struct DocumentsAPI: API {
                 request.method, "the documents root", allowed: "POST :commit, :batchGet, :listCollectionIds")
         }
         switch request.method {
-        case "GET": return try list(request, route)
+        case "GET": return onWorker { () throws(HearthError) in try list(request, route) }
         case "POST": return try create(request, route)
         case "PATCH", "DELETE":
             // A document name that names a collection — also what an ID holding an encoded `/` decodes to —
@@ -101,6 +108,21 @@ struct DocumentsAPI: API {
             throw .invalidArgument("Document name \"\(name)\" lacks \"/\" at index \(name.utf8.count).")
         default: throw methodNotAllowed(request.method, "a collection", allowed: "GET, POST")
         }
+    }
+
+    /// Runs `work` on the read workers; its error is answered from there. A full queue answers 503 `UNAVAILABLE`,
+    /// which Firebase's clients retry with backoff.
+    private func onWorker(_ work: @escaping @Sendable () throws(HearthError) -> HTTPReply) -> HTTPReply {
+        let answer = { @Sendable () -> HTTPReply in
+            do throws(HearthError) {
+                return try work()
+            } catch {
+                return .response(Responses.error(error))
+            }
+        }
+        guard let readWorkers else { return answer() }
+        return readWorkers.reply(
+            overloaded: Responses.error(HearthError(.unavailable, "The server is busy; retry shortly.")), answer)
     }
 
     private func methodNotAllowed(_ method: String, _ target: String, allowed: String) -> HearthError {

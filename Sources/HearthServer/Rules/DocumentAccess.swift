@@ -10,6 +10,8 @@ struct DocumentAccess: Sendable {
     let engine: RulesEngine
     let authenticator: RequestAuthenticator
     let store: any DocumentStore
+    /// What `request.time` reads.
+    var clock: WallClock = .system
 
     static let denied = HearthError(.permissionDenied, "Missing or insufficient permissions.")
 
@@ -57,7 +59,7 @@ struct DocumentAccess: Sendable {
         let rules = engine.firestoreRules
         let documents = try store.documents(at: paths, transaction: nil)
         let reader = StoreDocumentReader(store: store)
-        let now = Timestamp.now
+        let now = clock.now()
         for (path, document) in zip(paths, documents) {
             let request = FirestoreRequest(
                 method: .get, path: path, database: database.database, auth: auth, time: now,
@@ -92,7 +94,7 @@ struct DocumentAccess: Sendable {
         let reader = StoreDocumentReader(store: store)
         for constraints in RulesQueryConstraints.branches(of: query.filter) {
             let rulesRequest = FirestoreRequest(
-                method: .list, path: collection, database: database.database, auth: auth, time: .now,
+                method: .list, path: collection, database: database.database, auth: auth, time: clock.now(),
                 query: info, queryConstraints: constraints, isCollectionGroup: query.allDescendants)
             try Self.require(rules.authorize(rulesRequest, reader: reader))
         }
@@ -106,7 +108,7 @@ struct DocumentAccess: Sendable {
     {
         let collection = query.allDescendants ? ResourcePath(segments: [query.collectionID]) : document.path.parent
         let rulesRequest = FirestoreRequest(
-            method: .list, path: collection, database: database.database, auth: auth, time: .now,
+            method: .list, path: collection, database: database.database, auth: auth, time: clock.now(),
             existingData: try document.fields(), query: RulesQueryInfo(limit: query.limit),
             isCollectionGroup: query.allDescendants)
         let reader = StoreDocumentReader(store: store)

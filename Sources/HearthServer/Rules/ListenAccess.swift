@@ -30,7 +30,8 @@ struct ListenAccess: ListenAuthorizer {
         case .documents:
             let rules = access.engine.firestoreRules
             let request = FirestoreRequest(
-                method: .get, path: document.path, database: database.database, auth: caller.auth, time: .now,
+                method: .get, path: document.path, database: database.database, auth: caller.auth,
+                time: access.clock.now(),
                 existingData: try document.fields())
             let reader = StoreDocumentReader(store: access.store)
             try DocumentAccess.require(rules.authorize(request, reader: reader))

@@ -1,3 +1,4 @@
+public import HearthLog
 import Foundation
 public import HearthCore
 public import HearthRules

@@ -13,6 +13,8 @@ struct StorageAccess: Sendable {
     let authenticator: RequestAuthenticator
     /// The documents `firestore.get()` and `firestore.exists()` read.
     let documents: any DocumentStore
+    /// What `request.time` reads.
+    var clock: WallClock = .system
 
     static let denied = HearthError(.permissionDenied, "Permission denied. The storage rules do not allow this.")
 
@@ -28,7 +30,7 @@ struct StorageAccess: Sendable {
         let rules = engine.storageRules
         if rules === StorageRuleset.allowAll { return }
         let judged = StorageRequest(
-            method: method, bucket: bucket, name: name, auth: auth, time: Self.now(),
+            method: method, bucket: bucket, name: name, auth: auth, time: now(),
             existing: existing.map(Self.rulesObject), incoming: incoming)
         let decision = rules.authorize(judged, reader: StoreDocumentReader(store: documents))
         if let failure = decision.failure { throw failure }
@@ -57,8 +59,5 @@ struct StorageAccess: Sendable {
             contentLanguage: attributes.contentLanguage)
     }
 
-    private static func now() -> Timestamp {
-        let micros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-        return Timestamp(microseconds: micros)
-    }
+    private func now() -> Timestamp { clock.now() }
 }

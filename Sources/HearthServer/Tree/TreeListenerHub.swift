@@ -1,3 +1,4 @@
+import HearthLog
 import Foundation
 import HearthCore
 import HearthHTTP

@@ -13,6 +13,12 @@ struct QueryExecutor {
     /// Fields a document must have to count as a match, before offset and limit (an aggregation's fields).
     var requiredFields: [FieldPath] = []
     var statistics = QueryStatistics()
+    /// The bytes of documents the results may hold; past it `run` throws (or, with `truncates`, stops early).
+    var budget = ResultBudget(limit: .max)
+    /// Whether a run past the budget returns the results so far (a listing's page) instead of throwing.
+    var truncates = false
+    /// Whether the last run stopped at the budget.
+    private(set) var truncated = false
 
     /// A document that matched, with its decoded fields (for ordering and aggregation).
     struct Match {
@@ -51,6 +57,7 @@ struct QueryExecutor {
                 skipped += 1
                 continue
             }
+            guard try admit(match) else { break }
             results.append(match)
         }
         return results
@@ -71,7 +78,22 @@ struct QueryExecutor {
             QueryMatcher.compare(($0.document.path, $0.fields), ($1.document.path, $1.fields), orderBy: query.orderBy)
                 < 0
         }
-        return Array(matches.dropFirst(query.offset).prefix(query.limit ?? Int.max))
+        var results: [Match] = []
+        for match in matches.dropFirst(query.offset).prefix(query.limit ?? Int.max) {
+            guard try admit(match) else { break }
+            results.append(match)
+        }
+        return results
+    }
+
+    /// Counts a result against the budget: `false` when a truncating run must stop here.
+    private mutating func admit(_ match: Match) throws(HearthError) -> Bool {
+        guard budget.admits(match.document) else {
+            guard truncates else { throw budget.exceeded }
+            truncated = true
+            return false
+        }
+        return true
     }
 
     /// How many documents match, counting index entries alone when the plan is exact.

@@ -17,10 +17,15 @@ enum QueryRunner {
         return plans
     }
 
-    static func run(_ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection) throws -> QueryResults {
+    static func run(
+        _ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection, budget: Int = .max,
+        truncates: Bool = false
+    ) throws -> QueryResults {
         let normalized = query.normalized()
         let plans = try plan(normalized, catalog: catalog)
         var executor = QueryExecutor(db: db, query: normalized, plans: plans)
+        executor.budget = ResultBudget(limit: budget)
+        executor.truncates = truncates
         var documents = try executor.run().map(\.document)
         if let projection = query.projection {
             documents = try documents.map { document in
@@ -31,7 +36,8 @@ enum QueryRunner {
         }
         return QueryResults(
             documents: documents, plans: plans.map(\.scan.description),
-            indexEntriesRead: executor.statistics.indexEntriesRead, documentsRead: executor.statistics.documentsRead)
+            indexEntriesRead: executor.statistics.indexEntriesRead, documentsRead: executor.statistics.documentsRead,
+            truncated: executor.truncated)
     }
 
     static func aggregate(

@@ -55,6 +55,7 @@ public final class SQLiteTreeStore: TreeStore {
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
     ) {
         store.submitAtomic(
+            freesSpace: write.onlyDeletes,
             { [self] db, commitTime in try apply(write, commitTime: commitTime.microseconds, in: db) },
             completion: { result in
                 completion(
@@ -160,5 +161,17 @@ public final class SQLiteTreeStore: TreeStore {
             return HearthError(.unavailable, "The database is busy; retry.")
         }
         return .internal("The tree write failed: \(error)")
+    }
+}
+
+extension TreeWrite {
+    /// Whether the write only removes data (a `DELETE`, a `PUT` or `PATCH` of nulls), so a full disk still lets it
+    /// through.
+    var onlyDeletes: Bool {
+        switch operation {
+        case .put(let value): value.node == nil && !value.hasServerValues
+        case .patch(let members): members.allSatisfy { $0.value.node == nil && !$0.value.hasServerValues }
+        case .priority: false
+        }
     }
 }

@@ -113,7 +113,7 @@ public struct Logger: Sendable {
             parts.tm_hour, parts.tm_min, parts.tm_sec, Int(now.tv_nsec / 1_000_000))
     }
 
-    private static func appendQuoted(_ text: String, to line: inout String) {
+    static func appendQuoted(_ text: String, to line: inout String) {
         line += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
