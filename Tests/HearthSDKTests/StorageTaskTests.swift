@@ -142,19 +142,22 @@ struct StorageTaskTests {
     }
 
     @Test func aDownloadPausesAndResumesWithARangeRequest() async throws {
+        let server = try SharedServer.server
+        // The real transport, with downloads handed over slowly, so the pause lands mid-transfer.
+        let transport = SlowStreams()
+        let name = "slow-\(UUID().uuidString.prefix(8))"
+        HearthApp.configure(
+            name: name, options: HearthOptions(serverURL: server.baseURL, projectID: "demo"), transport: transport)
         let callbacks = TestQueue()
-        let storage = try storage(callbacks)
-        storage.uploadChunkSizeBytes = 8 << 20
-        let file = storage.reference().child(unique("download")).child("big.bin")
-        // 24 MiB in blocks of a prime length, so bytes from a wrong offset would not match.
-        let block = Data((0..<4099).map { UInt8(truncatingIfNeeded: ($0 &* 40_503) >> 7) })
-        var bytes = Data(capacity: 24 << 20)
-        while bytes.count < 24 << 20 { bytes.append(block) }
-        _ = try await file.putDataAsync(bytes)
+        let storage = Storage.storage(app: try #require(HearthApp.app(name: name)))
+        storage.callbackQueue = callbacks.queue
+        let file = storage.reference().child(unique("download")).child("five.bin")
+        _ = try await file.putDataAsync(Self.fiveMiB)
         let events = Events<StorageTaskStatus>()
         let done = Events<String>()
-        let task = file.getData(maxSize: 32 << 20) { data, error in
-            done.add(data == bytes ? "same bytes" : "\(data?.count ?? -1) bytes, error: \(String(describing: error))")
+        let task = file.getData(maxSize: 8 << 20) { data, error in
+            done.add(
+                data == Self.fiveMiB ? "same bytes" : "\(data?.count ?? -1) bytes, error: \(String(describing: error))")
         }
         let pausedOnce = Mutex(false)
         task.observe(.progress) { snapshot in
@@ -167,12 +170,47 @@ struct StorageTaskTests {
             }
         }
         task.observe(.pause) { _ in events.add(.pause) }
-        task.observe(.success) { _ in events.add(.success) }
-        #expect(await events.next() == .pause, "paused before the last byte arrived")
+        #expect(await events.next() == .pause)
+        try await Task.sleep(for: .milliseconds(200))
         let held = task.snapshot.progress?.completedUnitCount ?? 0
-        #expect(held < Int64(bytes.count))
+        #expect(held > 0 && held < Int64(Self.fiveMiB.count), "paused mid-transfer")
         task.resume()
         let outcome = await done.next()
         #expect(outcome == "same bytes")
+        #expect(transport.ranges == [nil, "bytes=\(held)-"], "the rest came with a range request from the bytes held")
+    }
+}
+
+/// ``URLSessionTransport`` whose streamed bodies reach the SDK a piece every 2 ms, and which records each stream's
+/// `Range` header.
+private final class SlowStreams: Transport {
+    private let base = URLSessionTransport()
+    private let seen = Mutex<[String?]>([])
+
+    var ranges: [String?] { seen.withLock { $0 } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse { try await base.send(request) }
+
+    func stream(_ request: TransportRequest) async throws -> AsyncThrowingStream<Data, any Error> {
+        seen.withLock { $0.append(request.headers["Range"]) }
+        let source = try await base.stream(request)
+        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let pump = Task {
+            do {
+                for try await chunk in source {
+                    var rest = chunk[...]
+                    while !rest.isEmpty {
+                        try await Task.sleep(for: .milliseconds(2))
+                        continuation.yield(Data(rest.prefix(64 << 10)))
+                        rest = rest.dropFirst(64 << 10)
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return stream
     }
 }

@@ -63,7 +63,7 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
                 throw tooLarge(total, maxSize)
             }
             if case .file(let url) = destination { temporary = try openFile(for: url) }
-            move(to: .progress) { state in
+            move(to: .progress, unlessPaused: true) { state in
                 state.total = total
                 state.metadata = metadata
             }
@@ -83,6 +83,8 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
         while true {
             let offset = received.withLock { $0.count }
             if offset >= total && total > 0 { return }
+            _ = await control.waitWhilePaused()
+            if control.isCancelled { throw cancelledError }
             let pauses = control.pauses
             do {
                 try await control.attempt { [self] in try await stream(from: offset, total: total) }
@@ -112,6 +114,8 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
         var reported = offset
         do {
             for try await chunk in chunks {
+                // Paused: stop taking bytes at once; the rest comes again with a range request.
+                if control.isPaused { break }
                 let count = try keep(chunk)
                 if count - reported >= 256 << 10 || count == total {
                     reported = count

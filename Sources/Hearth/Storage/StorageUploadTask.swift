@@ -53,7 +53,7 @@ public final class StorageUploadTask: StorageObservableTask, StorageTaskManageme
     private func run() async {
         do {
             let size = try readSize()
-            move(to: .progress) { $0.total = size }
+            move(to: .progress, unlessPaused: true) { $0.total = size }
             let metadata =
                 size <= Storage.chunkGranularity ? try await multipart(size: size) : try await resumable(size: size)
             move(to: .success) { state in
