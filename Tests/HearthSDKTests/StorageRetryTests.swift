@@ -13,7 +13,14 @@ struct StorageRetryTests {
         var restarted: TestServer?
         defer { (restarted ?? server).stop() }
         let callbacks = TestQueue()
-        let storage = Storage.storage(app: server.app())
+        let name = "retry-\(UUID().uuidString.prefix(8))"
+        HearthApp.configure(
+            name: name,
+            options: HearthOptions(
+                serverURL: server.baseURL, projectID: "demo",
+                storageDirectory: server.directory.appendingPathComponent("clients/\(name)")),
+            transport: SlowTransport(sendDelay: .milliseconds(10)))
+        let storage = Storage.storage(app: try #require(HearthApp.app(name: name)))
         storage.callbackQueue = callbacks.queue
         storage.uploadChunkSizeBytes = 256 << 10
         let file = storage.reference().child(unique("restart")).child("five.bin")

@@ -8,9 +8,17 @@ import Testing
 /// completions and observers run.
 @Suite("Storage tasks against a real server", .sharedServer, .timeLimit(.minutes(2)))
 struct StorageTaskTests {
-    /// A Storage with its own callback queue and 256 KiB chunks.
+    /// A Storage with its own callback queue and 256 KiB chunks, whose requests each take 10 ms longer than they
+    /// would on the loopback, so a pause from an observer lands before the upload is over.
     func storage(_ callbacks: TestQueue) throws -> Storage {
-        let storage = Storage.storage(app: try SharedServer.server.app())
+        let name = "storage-\(UUID().uuidString.prefix(8))"
+        HearthApp.configure(
+            name: name,
+            options: HearthOptions(
+                serverURL: try SharedServer.server.baseURL, projectID: "demo",
+                storageDirectory: try SharedServer.server.directory.appendingPathComponent("clients/\(name)")),
+            transport: SlowTransport(sendDelay: .milliseconds(10)))
+        let storage = Storage.storage(app: try #require(HearthApp.app(name: name)))
         storage.callbackQueue = callbacks.queue
         storage.uploadChunkSizeBytes = 256 << 10
         return storage
@@ -144,10 +152,14 @@ struct StorageTaskTests {
     @Test func aDownloadPausesAndResumesWithARangeRequest() async throws {
         let server = try SharedServer.server
         // The real transport, with downloads handed over slowly, so the pause lands mid-transfer.
-        let transport = SlowStreams()
+        let transport = SlowTransport()
         let name = "slow-\(UUID().uuidString.prefix(8))"
         HearthApp.configure(
-            name: name, options: HearthOptions(serverURL: server.baseURL, projectID: "demo"), transport: transport)
+            name: name,
+            options: HearthOptions(
+                serverURL: server.baseURL, projectID: "demo",
+                storageDirectory: server.directory.appendingPathComponent("clients/\(name)")),
+            transport: transport)
         let callbacks = TestQueue()
         let storage = Storage.storage(app: try #require(HearthApp.app(name: name)))
         storage.callbackQueue = callbacks.queue
@@ -178,39 +190,5 @@ struct StorageTaskTests {
         let outcome = await done.next()
         #expect(outcome == "same bytes")
         #expect(transport.ranges == [nil, "bytes=\(held)-"], "the rest came with a range request from the bytes held")
-    }
-}
-
-/// ``URLSessionTransport`` whose streamed bodies reach the SDK a piece every 2 ms, and which records each stream's
-/// `Range` header.
-private final class SlowStreams: Transport {
-    private let base = URLSessionTransport()
-    private let seen = Mutex<[String?]>([])
-
-    var ranges: [String?] { seen.withLock { $0 } }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse { try await base.send(request) }
-
-    func stream(_ request: TransportRequest) async throws -> AsyncThrowingStream<Data, any Error> {
-        seen.withLock { $0.append(request.headers["Range"]) }
-        let source = try await base.stream(request)
-        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let pump = Task {
-            do {
-                for try await chunk in source {
-                    var rest = chunk[...]
-                    while !rest.isEmpty {
-                        try await Task.sleep(for: .milliseconds(2))
-                        continuation.yield(Data(rest.prefix(64 << 10)))
-                        rest = rest.dropFirst(64 << 10)
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in pump.cancel() }
-        return stream
     }
 }
