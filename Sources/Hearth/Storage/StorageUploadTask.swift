@@ -54,6 +54,9 @@ public final class StorageUploadTask: StorageObservableTask, StorageTaskManageme
         do {
             let size = try readSize()
             move(to: .progress, unlessPaused: true) { $0.total = size }
+            // A task paused before it sent anything waits, whichever protocol it then speaks.
+            _ = await control.waitWhilePaused()
+            if control.isCancelled { throw cancelledError }
             let metadata =
                 size <= Storage.chunkGranularity ? try await multipart(size: size) : try await resumable(size: size)
             move(to: .success) { state in
