@@ -48,7 +48,7 @@ struct StorageReferenceTests {
         #expect(other.reference().bucket == "other-bucket")
     }
 
-    @Test func metadataSendsOnlyWhatChanged() {
+    @Test func newMetadataHoldsWhatWasSet() {
         let metadata = StorageMetadata()
         metadata.contentType = "text/plain"
         metadata.customMetadata = ["owner": "ann"]
