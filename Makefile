@@ -4,7 +4,7 @@
 #   make test     packages + .venv, make lint, build with warnings as errors, swift test, Python compatibility,
 #                 browser tests (headless Chromium), CLI contract, then `make fuzz` (Linux)
 #   make fuzz     libFuzzer on the rules parsers and evaluator for FUZZ_SECONDS (60) — docs/rules.md
-#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md
+#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md, files.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
 # System packages are listed once, in scripts/packages.txt (.ci/run reads the same list).
@@ -19,6 +19,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := .build-fuzz
 # Extra arguments for the live-listener figures, e.g. `make bench LISTEN_BENCH_ARGS="--listeners 2000"`.
 LISTEN_BENCH_ARGS ?=
+# Extra arguments for the file figures, e.g. `make bench FILES_BENCH_ARGS="--size-mib 256"`.
+FILES_BENCH_ARGS ?=
 WERROR := -Xswiftc -warnings-as-errors
 FORMAT_DIRS := $(wildcard Sources Tests Benchmarks Examples)
 CONTRACT := ../shared/contract/cli-contract.sh
@@ -88,7 +90,8 @@ bench: deps-bench release-bench
 	@mkdir -p Benchmarks/out
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
 		"$$bin/hearth-bench" --hearth "$$bin/hearth" --out Benchmarks/out/latest.md $(BENCH_ARGS) && \
-		"$$bin/hearth-bench" listen --hearth "$$bin/hearth" --out Benchmarks/out/listen.md $(LISTEN_BENCH_ARGS)
+		"$$bin/hearth-bench" listen --hearth "$$bin/hearth" --out Benchmarks/out/listen.md $(LISTEN_BENCH_ARGS) && \
+		"$$bin/hearth-bench" files --hearth "$$bin/hearth" --out Benchmarks/out/files.md $(FILES_BENCH_ARGS)
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_DIRS)

@@ -92,10 +92,12 @@ let package = Package(
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
-        // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite) ──
+        // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite, cp); files through the SDK ──
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules"],
+            dependencies: [
+                "HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules", "Hearth",
+            ],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──

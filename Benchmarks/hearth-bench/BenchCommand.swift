@@ -39,6 +39,7 @@ enum BenchCommand {
     /// Runs the command and returns the process exit status.
     static func run(_ arguments: [String]) -> Int32 {
         if ListenBenchCommand.handles(arguments) { return ListenBenchCommand.run(arguments) }
+        if FilesBenchCommand.handles(arguments) { return FilesBenchCommand.run(arguments) }
         let options: BenchOptions
         do {
             guard let parsed = try BenchOptions.parse(arguments) else {

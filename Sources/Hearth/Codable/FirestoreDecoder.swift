@@ -15,6 +15,12 @@ extension Firestore {
     }
 }
 
+extension CodingUserInfoKey {
+    /// The document ``Firestore/Decoder`` is decoding (its `in:` reference, as `DocumentSnapshot.data(as:)` passes
+    /// it), so a type can find where its values belong — such as a file stored beside the document.
+    public static let documentReference = CodingUserInfoKey(rawValue: "hearth.documentReference")!
+}
+
 /// What every nested decoder of one document shares.
 struct DecodingContext {
     let reference: DocumentReference?
@@ -66,7 +72,7 @@ struct ValueDecoder: Swift.Decoder {
     let value: Any
     let context: DecodingContext
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { context.reference.map { [.documentReference: $0] } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let map = value as? [String: Any] else {

@@ -26,3 +26,9 @@ func callbackQueueBound<A, B>(_ function: @escaping (A, B) -> Void) -> @Sendable
 func callbackQueueBound<A>(_ function: ((A) -> Void)?) -> (@Sendable (A) -> Void)? {
     function.map { callbackQueueBound($0) }
 }
+
+/// An optional two-argument completion, callable from the SDK's `@Sendable` paths, which deliver it on the callback
+/// queue only.
+func optionalCallbackQueueBound<A, B>(_ function: ((A, B) -> Void)?) -> (@Sendable (A, B) -> Void)? {
+    function.map { callbackQueueBound($0) }
+}

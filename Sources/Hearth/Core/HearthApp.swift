@@ -24,6 +24,7 @@ public final class HearthApp: Sendable {
         var auth: Auth?
         var firestore: Firestore?
         var database: Database?
+        var storages: [String: Storage] = [:]
     }
 
     private static let registry = Mutex<[String: HearthApp]>([:])
@@ -117,6 +118,16 @@ public final class HearthApp: Sendable {
     func forgetFirestore(_ firestore: Firestore) {
         services.withLock { services in
             if services.firestore === firestore { services.firestore = nil }
+        }
+    }
+
+    /// The app's `Storage` for `bucket`, created on first use.
+    func storage(bucket: String) -> Storage {
+        services.withLock { services in
+            if let storage = services.storages[bucket] { return storage }
+            let storage = Storage(app: self, bucket: bucket)
+            services.storages[bucket] = storage
+            return storage
         }
     }
 

@@ -12,6 +12,7 @@ extension HearthApp {
     /// | server URL | `HEARTH_SERVER_URL` | `HEARTH_SERVER_URL`, else `DATABASE_URL` |
     /// | project ID | `HEARTH_PROJECT_ID` | `PROJECT_ID` |
     /// | API key | `HEARTH_API_KEY` | `API_KEY` (default `hearth`) |
+    /// | Storage bucket | `HEARTH_STORAGE_BUCKET` | `STORAGE_BUCKET` (default `{project}.appspot.com`) |
     ///
     /// - Precondition: a server URL and project ID are found (Firebase stops the app likewise without its plist).
     public static func configure() {
@@ -41,6 +42,8 @@ extension HearthOptions {
             let url = URL(string: server), url.scheme != nil,
             let project = value("HEARTH_PROJECT_ID", "PROJECT_ID")
         else { return nil }
-        self.init(serverURL: url, projectID: project, apiKey: value("HEARTH_API_KEY", "API_KEY") ?? "hearth")
+        self.init(
+            serverURL: url, projectID: project, apiKey: value("HEARTH_API_KEY", "API_KEY") ?? "hearth",
+            storageBucket: value("HEARTH_STORAGE_BUCKET", "STORAGE_BUCKET"))
     }
 }

@@ -10,6 +10,8 @@ public struct HearthOptions: Sendable, Hashable {
     public var apiKey: String
     /// Where the SDK keeps its session file and caches; `nil` picks the platform's application-support directory.
     public var storageDirectory: URL?
+    /// The bucket `Storage.storage()` uses; `nil` means `{projectID}.appspot.com`, as Firebase's default bucket.
+    public var storageBucket: String?
 
     /// Creates options for a server.
     /// - Parameters:
@@ -17,11 +19,16 @@ public struct HearthOptions: Sendable, Hashable {
     ///   - projectID: the project ID (`demo` for a dev server).
     ///   - apiKey: the API key.
     ///   - storageDirectory: where local state is kept; `nil` for the platform default.
-    public init(serverURL: URL, projectID: String, apiKey: String = "hearth", storageDirectory: URL? = nil) {
+    ///   - storageBucket: the default Storage bucket; `nil` for `{projectID}.appspot.com`.
+    public init(
+        serverURL: URL, projectID: String, apiKey: String = "hearth", storageDirectory: URL? = nil,
+        storageBucket: String? = nil
+    ) {
         self.serverURL = serverURL
         self.projectID = projectID
         self.apiKey = apiKey
         self.storageDirectory = storageDirectory
+        self.storageBucket = storageBucket
     }
 
     /// A local-state file in ``resolvedStorageDirectory`` named `<kind>-<app>.<project>.sqlite`, with every character

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `hearth-bench files …`: the SDK's Storage uploading and downloading one large file through the release server,
+/// beside `cp` of the same file on the same disk.
+enum FilesBenchCommand {
+    static let usage = """
+        USAGE: hearth-bench files [options]
+
+        Starts the release `hearth` server on 127.0.0.1 with a fresh data directory and, through the Swift SDK's
+        Storage, uploads one file of random bytes (putFile: resumable chunks of the SDK's default size) and downloads
+        it (write(toFile:) and data(maxSize:)), each several times; beside it, `cp` of the same file on the same disk,
+        alone and followed by `sync` of the copy (the server fsyncs every upload). Medians are reported.
+
+        OPTIONS:
+          --hearth PATH     the hearth binary                 (default .build/release/hearth)
+          --size-mib N      the file's size in MiB, 1…4096    (default 64)
+          --rounds N        measurements of each figure, 1…50 (default 5)
+          --chunk-mib N     the SDK's uploadChunkSizeBytes in MiB, 1…1024 (default: the SDK's own, 4)
+          --out PATH        also write the report here        (default Benchmarks/out/files.md)
+          -h, --help        show this help
+
+        EXIT STATUS: 0 measured, 1 a transfer failed or the bytes differ, 64 usage error.
+        """
+
+    struct Options {
+        var hearth = ".build/release/hearth"
+        var sizeMiB = 64
+        var rounds = 5
+        var chunkMiB: Int?
+        var out: String? = "Benchmarks/out/files.md"
+    }
+
+    /// Whether `arguments` are this command's.
+    static func handles(_ arguments: [String]) -> Bool { arguments.first == "files" }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var options = Options()
+        var rest = Array(arguments.dropFirst())[...]
+        while let flag = rest.popFirst() {
+            func value() -> String? { rest.popFirst() }
+            switch flag {
+            case "-h", "--help":
+                print(usage)
+                return 0
+            case "--hearth": if let path = value() { options.hearth = path } else { return usageError(flag) }
+            case "--out": if let path = value() { options.out = path } else { return usageError(flag) }
+            case "--size-mib":
+                guard let size = value().flatMap(Int.init), (1...4096).contains(size) else { return usageError(flag) }
+                options.sizeMiB = size
+            case "--chunk-mib":
+                guard let chunk = value().flatMap(Int.init), (1...1024).contains(chunk) else { return usageError(flag) }
+                options.chunkMiB = chunk
+            case "--rounds":
+                guard let rounds = value().flatMap(Int.init), (1...50).contains(rounds) else { return usageError(flag) }
+                options.rounds = rounds
+            default: return usageError(flag)
+            }
+        }
+        let markdown: String
+        do {
+            markdown = try FilesBenchmark(options: options).run()
+        } catch {
+            FileHandle.standardError.write(Data("hearth-bench files: FAILED: \(error)\n".utf8))
+            return 1
+        }
+        print(markdown, terminator: "")
+        if let out = options.out {
+            let url = URL(fileURLWithPath: out)
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard (try? Data(markdown.utf8).write(to: url)) != nil else {
+                FileHandle.standardError.write(Data("hearth-bench files: cannot write \(out)\n".utf8))
+                return 1
+            }
+            log("report written to \(out)")
+        }
+        return 0
+    }
+
+    private static func usageError(_ flag: String) -> Int32 {
+        FileHandle.standardError.write(
+            Data("hearth-bench files: bad or incomplete option \(flag)\nRun 'hearth-bench files --help'.\n".utf8))
+        return 64
+    }
+}
