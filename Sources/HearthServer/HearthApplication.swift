@@ -91,14 +91,14 @@ public final class HearthApplication: Sendable {
         let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store, clock: clock)
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
-            authorizer: ListenAccess(access: access))
+            authorizer: ListenAccess(access: access), clock: clock)
         let storage = StorageAPI(
             store: files, configuration: configuration,
             access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let tree = TreeAPI.make(
             tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
-            authenticator: authenticator, logger: logger)
+            authenticator: authenticator, logger: logger, clock: clock)
         treeHub = tree.hub
         let apis: [any API] = [
             AccountsAPI(

@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 
 /// One wall clock, handed to the application, is what every part reads: a document's commit time, a read time, an
-/// account's creation time and a file's all come from a clock set to 2030.
+/// account's creation time, a tree server timestamp and a file's all come from a clock set to 2030.
 @Suite("One wall clock")
 struct WallClockTests {
     @Test func everyPartReadsTheInjectedClock() async throws {
@@ -52,6 +52,12 @@ struct WallClockTests {
         let lookup = try await post(
             "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k", #"{"idToken":"\#(idToken)"}"#)
         #expect(lookup["users"]?[0]?["createdAt"] == .string("1893456000000"), "\(lookup)")
+
+        var put = URLRequest(url: URL(string: base + "/clock/at.json")!)
+        put.httpMethod = "PUT"
+        put.httpBody = Data(#"{".sv":"timestamp"}"#.utf8)
+        let (stamped, _) = try await URLSession.shared.data(for: put)
+        #expect(String(decoding: stamped, as: UTF8.self) == "1893456000000", "the tree's server timestamp")
 
         let uploaded = try await post("/v0/b/demo.appspot.com/o?name=clock.txt", "{}")
         #expect(uploaded["timeCreated"] == .string("2030-01-01T00:00:00.000Z"), "\(uploaded)")

@@ -12,6 +12,7 @@ import Synchronization
 /// if the queue grows past ``ListenConfiguration/maxQueuedRecords`` they are dropped and re-read from the change log.
 public final class ListenHub: Sendable {
     private let source: any ListenSource
+    private let clock: WallClock
     private let configuration: ListenConfiguration
     private let authorizer: any ListenAuthorizer
     private let registry = Mutex(SessionRegistry())
@@ -26,11 +27,14 @@ public final class ListenHub: Sendable {
     }
 
     /// A hub reading `source`. `now` is a monotonic clock for heartbeats (time since any fixed origin); `nil` uses
-    /// the continuous clock. Tests pass their own.
+    /// the continuous clock. `clock` is the wall clock read times come from while the change log is empty. Tests pass
+    /// their own.
     public init(
         source: any ListenSource, configuration: ListenConfiguration = ListenConfiguration(),
-        authorizer: any ListenAuthorizer = AllowAllListenAuthorizer(), now: (@Sendable () -> Duration)? = nil
+        authorizer: any ListenAuthorizer = AllowAllListenAuthorizer(), now: (@Sendable () -> Duration)? = nil,
+        clock: WallClock = .system
     ) {
+        self.clock = clock
         self.source = source
         self.configuration = configuration
         self.authorizer = authorizer
@@ -125,7 +129,7 @@ public final class ListenHub: Sendable {
     /// The change log's newest sequence number and its commit time, found by probing `changes(after:limit: 1)`
     /// (an exponential then a binary search), since the store offers no direct way.
     private func findHead() throws(HearthError) -> (sequence: Int64, time: Timestamp) {
-        guard var known = try source.changes(after: 0, limit: 1).first else { return (0, Self.wallClock()) }
+        guard var known = try source.changes(after: 0, limit: 1).first else { return (0, clock.now()) }
         var step: Int64 = 1024
         var high = known.sequence + step
         while let next = try source.changes(after: high, limit: 1).first {
@@ -144,10 +148,6 @@ public final class ListenHub: Sendable {
             }
         }
         return (known.sequence, known.commitTime)
-    }
-
-    static func wallClock() -> Timestamp {
-        Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     private static func newSessionID() -> String {

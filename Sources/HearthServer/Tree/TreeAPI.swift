@@ -25,19 +25,19 @@ struct TreeAPI: API {
     /// re-checks).
     static func make(
         tree: any TreeStore, rules: RulesEngine, configuration: ServerConfiguration,
-        authenticator: RequestAuthenticator, logger: Logger
+        authenticator: RequestAuthenticator, logger: Logger, clock: WallClock = .system
     ) -> TreeAPI {
         let keepAlive = ProcessInfo.processInfo.environment["HEARTH_TREE_KEEPALIVE_SECONDS"].flatMap(Double.init) ?? 30
-        let access = TreeAccess(engine: rules, tree: tree)
+        let access = TreeAccess(engine: rules, tree: tree, clock: clock)
         var listen = TreeListenConfiguration()
         listen.keepAliveInterval = .milliseconds(Int64((max(0.05, keepAlive) * 1000).rounded()))
         let hub = TreeListenHub(
             source: tree, configuration: listen, authorizer: TreeListenAccess(access: access),
-            report: { problem in problem.log(to: logger) })
+            report: { problem in problem.log(to: logger) }, nowMillis: { clock.milliseconds })
         rules.onDatabaseRulesChange { [weak hub] in hub?.recheckAccess() }
         return TreeAPI(
             tree: tree, hub: hub, access: access, configuration: configuration, authenticator: authenticator,
-            pushIDs: PushIDSource(), logger: logger)
+            pushIDs: PushIDSource(clock: clock), logger: logger)
     }
 
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
@@ -112,10 +112,14 @@ struct TreeAPI: API {
 /// The server's push-ID generator: one per process, so IDs strictly increase across all requests.
 final class PushIDSource: Sendable {
     private let generator = Mutex(PushIDGenerator())
+    private let clock: WallClock
+
+    /// A source whose IDs start with `clock`'s time.
+    init(clock: WallClock = .system) { self.clock = clock }
 
     /// The next push ID.
     func next() -> String {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = clock.milliseconds
         return generator.withLock { generator in
             var random = SystemRandomNumberGenerator()
             return generator.next(nowMillis: now) { UInt8.random(in: 0..<64, using: &random) }

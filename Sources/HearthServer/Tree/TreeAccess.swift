@@ -12,6 +12,8 @@ import HearthStore
 struct TreeAccess: Sendable {
     let engine: RulesEngine
     let tree: any TreeStore
+    /// What the rules' `now` reads.
+    var clock: WallClock = .system
 
     /// The rules to judge `auth` by in `namespace`; `nil` when no judging is needed.
     func rules(for auth: AuthContext?, in namespace: String) -> DatabaseRuleset? {
@@ -28,7 +30,7 @@ struct TreeAccess: Sendable {
         guard let rules = rules(for: auth, in: namespace) else { return true }
         let data = storeReader(namespace)
         let decision = rules.authorizeRead(
-            path: path.segments, auth: auth, data: data, now: Self.nowMillis(), query: Self.rulesQuery(query))
+            path: path.segments, auth: auth, data: data, now: clock.milliseconds, query: Self.rulesQuery(query))
         try data.rethrow()
         return decision.isAllowed
     }
@@ -38,7 +40,7 @@ struct TreeAccess: Sendable {
         guard let rules = rules(for: auth, in: namespace) else { return true }
         let data = storeReader(namespace)
         let decision = rules.authorizeWrite(
-            path: path.segments, auth: auth, before: data, after: data, now: Self.nowMillis())
+            path: path.segments, auth: auth, before: data, after: data, now: clock.milliseconds)
         try data.rethrow()
         return decision.isAllowed
     }
@@ -102,7 +104,6 @@ struct TreeAccess: Sendable {
     }
 
     /// The rules' `now`: milliseconds since 1970.
-    static func nowMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }
 
 /// `data`, `root` and the base of `newData` for the tree rules: nodes read from the store, as JSON objects, each
