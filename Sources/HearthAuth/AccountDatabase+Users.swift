@@ -4,7 +4,7 @@ import HearthSQLite
 enum UserRows {
     static let columns = """
         uid, email, email_verified, password_hash, password_updated_at, display_name, photo_url, phone_number, disabled,
-        custom_claims, valid_since, created_at, last_login_at, last_refresh_at, custom_auth
+        custom_claims, valid_since, created_at, last_login_at, last_refresh_at, custom_auth, shared_email
         """
 
     static func decode(_ row: SQLiteRow) -> UserRecord {
@@ -21,6 +21,10 @@ enum UserRows {
         user.lastLoginAt = row.int64(12)
         user.lastRefreshAt = row.int64(13)
         user.customAuth = row.bool(14) ?? false
+        if user.email == nil, let shared = row.string(15) {
+            user.email = shared
+            user.emailIsShared = true
+        }
         return user
     }
 
@@ -69,22 +73,27 @@ enum UserRows {
     /// `PHONE_NUMBER_EXISTS` (checked first, so the answer names the right field).
     static func insert(_ user: UserRecord, in db: SQLiteConnection) throws {
         if try self.user(uid: user.uid, in: db) != nil { throw AuthError.duplicateLocalID }
-        if let email = user.email, try self.user(email: email, in: db) != nil { throw AuthError.emailExists }
+        if let email = user.email, !user.emailIsShared, try self.user(email: email, in: db) != nil {
+            throw AuthError.emailExists
+        }
         if let phone = user.phoneNumber, try self.user(phoneNumber: phone, in: db) != nil {
             throw AuthError.phoneNumberExists
         }
         try db.execute(
             """
             INSERT INTO auth_users(\(unsafeSQL: columns)) VALUES (
-                \(user.uid), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
+                \(user.uid), \(user.ownedEmail), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
                 \(user.displayName), \(user.photoURL), \(user.phoneNumber), \(user.disabled), \(user.customClaims),
-                \(user.validSince), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \(user.customAuth))
+                \(user.validSince), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \(user.customAuth),
+                \(user.sharedEmail))
             """)
     }
 
     /// Writes every field of `user` over the row with its uid, checking email and phone uniqueness first.
     static func update(_ user: UserRecord, in db: SQLiteConnection) throws {
-        if let email = user.email, let other = try self.user(email: email, in: db), other.uid != user.uid {
+        if let email = user.email, !user.emailIsShared, let other = try self.user(email: email, in: db),
+            other.uid != user.uid
+        {
             throw AuthError.emailExists
         }
         if let phone = user.phoneNumber, let other = try self.user(phoneNumber: phone, in: db), other.uid != user.uid {
@@ -92,7 +101,8 @@ enum UserRows {
         }
         try db.execute(
             """
-            UPDATE auth_users SET email = \(user.email), email_verified = \(user.emailVerified),
+            UPDATE auth_users SET email = \(user.ownedEmail), shared_email = \(user.sharedEmail),
+                email_verified = \(user.emailVerified),
                 password_hash = \(user.passwordHash), password_updated_at = \(user.passwordUpdatedAt),
                 display_name = \(user.displayName), photo_url = \(user.photoURL), phone_number = \(user.phoneNumber),
                 disabled = \(user.disabled), custom_claims = \(user.customClaims), valid_since = \(user.validSince),
@@ -249,4 +259,11 @@ enum OobCodeRows {
     static func prune(before seconds: Int64, in db: SQLiteConnection) throws {
         try db.execute("DELETE FROM auth_oob_codes WHERE expires_at < \(seconds - 86_400)")
     }
+}
+
+extension UserRecord {
+    /// The `email` column: the address when this account owns it.
+    var ownedEmail: String? { emailIsShared ? nil : email }
+    /// The `shared_email` column: the address when another account owns it.
+    var sharedEmail: String? { emailIsShared ? email : nil }
 }

@@ -66,5 +66,14 @@ enum AccountSchema {
             CREATE UNIQUE INDEX auth_provider_links_uid ON auth_provider_links(uid, provider_id);
             """
         ),
+        (
+            3,
+            """
+            -- Multiple accounts per email (a setting): a provider account whose address another account already has
+            -- keeps it here, so `email` stays unique — the address's owner, the one a password signs in to.
+            ALTER TABLE auth_users ADD COLUMN shared_email TEXT;
+            CREATE INDEX auth_users_shared_email ON auth_users(shared_email);
+            """
+        ),
     ]
 }

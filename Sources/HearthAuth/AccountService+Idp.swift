@@ -78,11 +78,14 @@ extension AccountService {
                     throw AuthError("PROVIDER_ALREADY_LINKED")
                 }
                 if let email = identity.email {
+                    var taken = false
                     if let other = try UserRows.user(email: email, in: db), other.uid != target {
-                        throw AuthError.emailExists
+                        guard configuration.multipleAccountsPerEmail else { throw AuthError.emailExists }
+                        taken = true
                     }
                     if user.email == nil {
                         user.email = email
+                        user.emailIsShared = taken
                         user.emailVerified = identity.emailVerified
                     }
                 }
@@ -93,12 +96,19 @@ extension AccountService {
                 guard !user.disabled else { throw AuthError.userDisabled }
                 return (try Self.signIn(&user, with: link, identity, at: now, in: db), false, [])
             }
+            var shared = false
             if let email = identity.email, let existing = try UserRows.user(email: email, in: db) {
-                let methods = (existing.hasPassword ? ["password"] : []) + existing.providerLinks.map(\.providerID)
-                return (nil, false, methods)
+                // One account per email (Firebase's default): the user confirms by signing in to the other account
+                // and linking. With multiple accounts per email, a new account shares the address instead.
+                guard configuration.multipleAccountsPerEmail else {
+                    let methods = (existing.hasPassword ? ["password"] : []) + existing.providerLinks.map(\.providerID)
+                    return (nil, false, methods)
+                }
+                shared = true
             }
             var user = UserRecord(uid: uid, validSince: seconds, createdAt: now)
             user.email = identity.email
+            user.emailIsShared = shared
             user.emailVerified = identity.email != nil && identity.emailVerified
             user.displayName = identity.displayName
             user.photoURL = identity.photoURL

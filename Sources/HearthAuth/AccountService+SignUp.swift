@@ -76,7 +76,11 @@ extension AccountService {
                 try linkedUID.flatMap { try UserRows.user(uid: $0, in: db) }
                 ?? UserRecord(uid: uid, validSince: seconds, createdAt: now)
             let isNew = linkedUID == nil
-            if let email { user.email = email }
+            if let email {
+                // A password makes the address this account's own (it must then be free).
+                user.email = email
+                user.emailIsShared = false
+            }
             if let passwordHash {
                 user.passwordHash = passwordHash
                 user.passwordUpdatedAt = now

@@ -98,6 +98,7 @@ extension AccountService {
             var revoke = false
             if let newEmail, newEmail != user.email {
                 user.email = newEmail
+                user.emailIsShared = false
                 user.emailVerified = false
                 revoke = true
             }
@@ -118,11 +119,14 @@ extension AccountService {
                 case "PASSWORD": user.passwordHash = nil
                 default:
                     user.email = nil
+                    user.emailIsShared = false
+                    user.emailIsShared = false
                     user.emailVerified = false
                 }
             }
             if request.deleteProviders.contains("password") {
                 user.email = nil
+                user.emailIsShared = false
                 user.emailVerified = false
                 user.passwordHash = nil
             }
@@ -186,6 +190,7 @@ extension AccountService {
                     throw AuthError.emailExists
                 }
                 user.email = newEmail
+                user.emailIsShared = false
                 user.emailVerified = true
                 try self.revokeSessions(of: &user, in: db)
                 try UserRows.update(user, in: db)

@@ -7,6 +7,10 @@ public struct AccountsConfiguration: Sendable, Equatable {
     /// Development mode: `Bearer owner` is an admin credential, unsigned (`alg: none`) custom tokens are accepted,
     /// mail goes to the outbox and is listed at the emulator endpoints.
     public var devMode: Bool = false
+    /// Firebase's "multiple accounts per email address" setting: a provider sign-in whose address another account
+    /// has makes an account of its own (no `needConfirmation`); an address still signs in with a password to one
+    /// account only. Off by default, as in Firebase ("one account per email address").
+    public var multipleAccountsPerEmail: Bool = false
     /// ID token lifetime in seconds (Firebase: one hour).
     public var idTokenLifetime: Int64 = 3600
     /// How long an email-verification code stays usable, in seconds.

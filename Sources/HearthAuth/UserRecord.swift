@@ -30,6 +30,9 @@ public struct UserRecord: Sendable, Equatable {
     public var lastRefreshAt: Int64?
     /// Has signed in with a custom token.
     public var customAuth: Bool = false
+    /// With multiple accounts per email: `email` is also another account's, which owns it (the one email sign-in and
+    /// email lookups find); this one reached it through a provider.
+    public var emailIsShared = false
     /// Federated identities linked to the account (`google.com`, `facebook.com`, …), in provider order.
     public var providerLinks: [ProviderLink] = []
 

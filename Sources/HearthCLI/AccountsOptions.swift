@@ -18,6 +18,7 @@ enum AccountsOptions {
         ("--action-url", "HEARTH_ACTION_URL", "actionUrl"),
         ("--authorized-domains", "HEARTH_AUTHORIZED_DOMAINS", "authorizedDomains"),
         ("--email-enumeration-protection", "HEARTH_EMAIL_ENUMERATION_PROTECTION", "emailEnumerationProtection"),
+        ("--multiple-accounts-per-email", "HEARTH_MULTIPLE_ACCOUNTS_PER_EMAIL", "multipleAccountsPerEmail"),
         ("--auth-rate-limits", "HEARTH_AUTH_RATE_LIMITS", "authRateLimits"),
         ("--id-token-lifetime", "HEARTH_ID_TOKEN_LIFETIME", "idTokenLifetime"),
     ]
@@ -25,7 +26,7 @@ enum AccountsOptions {
     /// The flags that take a value.
     static let valueFlags: Set<String> = Set(keys.map(\.flag)).subtracting(switchFlags)
     /// The flags that are switches.
-    static let switchFlags: Set<String> = ["--email-enumeration-protection"]
+    static let switchFlags: Set<String> = ["--email-enumeration-protection", "--multiple-accounts-per-email"]
 
     /// Lines for the options table of `hearth serve --help`.
     /// It starts with a line break because the table before it ends without one.
@@ -49,6 +50,9 @@ enum AccountsOptions {
                                       separated (else UNAUTHORIZED_DOMAIN)  public and action URLs' hosts; --dev: localhost)
               --email-enumeration-protection                                HEARTH_EMAIL_ENUMERATION_PROTECTION=1
                                       INVALID_LOGIN_CREDENTIALS for unknown email and wrong password alike
+              --multiple-accounts-per-email                                 HEARTH_MULTIPLE_ACCOUNTS_PER_EMAIL=1
+                                      a provider sign-in with a taken address makes its own account
+                                      (default: one account per email, needConfirmation)
               --auth-rate-limits SPEC account=N/SECONDS (failed sign-ins),  HEARTH_AUTH_RATE_LIMITS
                                       address=N/SECONDS (attempts per IP), (default account=10/900,
                                       mail=N/SECONDS (mails per account)     address=300/300,mail=10/3600; 0 = off)
@@ -127,16 +131,27 @@ enum AccountsOptions {
             }
             settings.authorizedDomains = hosts
         }
-        if switches.contains("--email-enumeration-protection") {
-            settings.emailEnumerationProtection = true
-        } else if let flag = value("--email-enumeration-protection") {
-            guard
-                let parsed = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][
-                    flag.lowercased()]
-            else {
-                throw fail("HEARTH_EMAIL_ENUMERATION_PROTECTION must be 1 or 0")
+        for (flag, environment, keyPath) in [
+            (
+                "--email-enumeration-protection", "HEARTH_EMAIL_ENUMERATION_PROTECTION",
+                \AccountsSettings.emailEnumerationProtection
+            ),
+            (
+                "--multiple-accounts-per-email", "HEARTH_MULTIPLE_ACCOUNTS_PER_EMAIL",
+                \AccountsSettings.multipleAccountsPerEmail
+            ),
+        ] {
+            if switches.contains(flag) {
+                settings[keyPath: keyPath] = true
+            } else if let text = value(flag) {
+                guard
+                    let parsed = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][
+                        text.lowercased()]
+                else {
+                    throw fail("\(environment) must be 1 or 0")
+                }
+                settings[keyPath: keyPath] = parsed
             }
-            settings.emailEnumerationProtection = parsed
         }
         if let spec = value("--auth-rate-limits") {
             guard let limits = RateLimits(parsing: spec) else {

@@ -204,4 +204,44 @@ struct FederatedAccountsTests {
             expectAuthError(try await client.accounts("update", byClient), "INSUFFICIENT_PERMISSION")
         }
     }
+
+    /// Firebase's "multiple accounts per email address": a provider address another account has makes an account
+    /// of its own, with that address; the password still signs in to the address's owner, and no second password
+    /// account can take it.
+    @Test func multipleAccountsPerEmail() async throws {
+        try await Providers.withServer(extraArguments: ["--multiple-accounts-per-email"]) { server, idp in
+            let client = server.client
+            let owner = try #require(try await client.signUp("sam@example.com")["localId"]?.stringValue)
+            let google = try idp.idToken(["sub": "g-sam", "email": "sam@example.com", "email_verified": true])
+            let viaGoogle = try expectOK(await client.signInWithIdp("google.com", idToken: google))
+            #expect(viaGoogle["needConfirmation"] == nil)
+            #expect(viaGoogle["isNewUser"] == true)
+            #expect(viaGoogle["email"] == "sam@example.com")
+            let googleUID = try #require(viaGoogle["localId"]?.stringValue)
+            #expect(googleUID != owner)
+            #expect(try await client.account(googleUID)["email"] == "sam@example.com")
+            let claims = try #require(Accounts.claims(viaGoogle["idToken"]?.stringValue ?? ""))
+            #expect(claims["email"] == "sam@example.com")
+            // The same identity signs the same account in again; a third provider makes a third account.
+            let again = try expectOK(await client.signInWithIdp("google.com", idToken: google))
+            #expect(again["localId"]?.stringValue == googleUID)
+            let facebook = idp.facebookToken(
+                appID: Providers.facebookApp, user: ["id": "fb-sam", "name": "Sam", "email": "sam@example.com"])
+            let viaFacebook = try expectOK(await client.signInWithIdp("facebook.com", accessToken: facebook))
+            #expect(viaFacebook["isNewUser"] == true)
+            #expect(Set([owner, googleUID, viaFacebook["localId"]?.stringValue ?? ""]).count == 3)
+            #expect(try await client.accountCount() == 3)
+
+            let password = try expectOK(
+                await client.accounts(
+                    "signInWithPassword",
+                    ["email": "sam@example.com", "password": "secret-password", "returnSecureToken": true]))
+            #expect(password["localId"]?.stringValue == owner)
+            expectAuthError(
+                try await client.accounts(
+                    "signUp", ["email": "sam@example.com", "password": "another-password", "returnSecureToken": true]),
+                "EMAIL_EXISTS")
+            #expect(try await client.accountCount() == 3)
+        }
+    }
 }

@@ -29,6 +29,8 @@ public struct AccountsSettings: Sendable, Equatable {
     public var authorizedDomains: [String] = []
     /// Use `INVALID_LOGIN_CREDENTIALS` for both unknown emails and wrong passwords.
     public var emailEnumerationProtection: Bool = false
+    /// Firebase's "multiple accounts per email address" (`--multiple-accounts-per-email`).
+    public var multipleAccountsPerEmail: Bool = false
     /// Brute-force limits.
     public var rateLimits = RateLimits()
     /// ID token lifetime in seconds (Firebase's is one hour, the default). Shorter lifetimes are for testing what

@@ -15,6 +15,7 @@ enum AccountsSetup {
         accounts.devMode = configuration.devMode
         accounts.adminKey = settings.adminKey
         accounts.emailEnumerationProtection = settings.emailEnumerationProtection
+        accounts.multipleAccountsPerEmail = settings.multipleAccountsPerEmail
         accounts.rateLimits = settings.rateLimits
         accounts.idTokenLifetime = settings.idTokenLifetime
         accounts.mailFrom = settings.mailFrom

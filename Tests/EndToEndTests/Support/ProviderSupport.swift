@@ -36,7 +36,7 @@ enum Providers {
     /// Runs `body` with a fake provider and a production server configured for it through a config file; `rules`
     /// and `databaseRules` are paths of rules files (documents default to open).
     static func withServer(
-        rules: String? = nil, databaseRules: String? = nil,
+        rules: String? = nil, databaseRules: String? = nil, extraArguments: [String] = [],
         _ body: (HearthProcess, FakeIdentityProvider) async throws -> Void
     ) async throws {
         let idp = try FakeIdentityProvider()
@@ -61,7 +61,7 @@ enum Providers {
         var options = HearthProcess.Options()
         options.dev = false
         options.environment = ["HEARTH_ADMIN_KEY": adminKey]
-        options.extraArguments = ["--config", configPath, "--rules", rules ?? OpenRules.path]
+        options.extraArguments = ["--config", configPath, "--rules", rules ?? OpenRules.path] + extraArguments
         if let databaseRules { options.extraArguments += ["--database-rules", databaseRules] }
         try await withHearth(options) { server in
             do {
