@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "HearthCore", swiftSettings: swiftSettings),
 
         // ── Client SDK: HearthCore only, never a server module ──
-        .target(name: "Hearth", dependencies: ["HearthCore", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "Hearth", dependencies: ["HearthCore", "HearthSQLite"], swiftSettings: swiftSettings),
 
         // ── Typed layer on the SDK's public API: Document<Model>, Batch, DataSource (docs/models.md) ──
         .target(name: "HearthModels", dependencies: ["Hearth"], swiftSettings: swiftSettings),

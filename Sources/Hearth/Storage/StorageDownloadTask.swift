@@ -39,7 +39,11 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
 
     /// Stops the transfer; `.pause` observers are called.
     public func pause() {
-        if control.pause(stopAttempt: true) { move(to: .pause) }
+        guard control.pause(stopAttempt: true) else { return }
+        // The bytes held from here on are what resumes with a range request; the `.pause` snapshot says so, even
+        // when the last progress event was up to 256 KiB before.
+        let held = received.withLock { $0.count }
+        move(to: .pause) { $0.completed = held }
     }
 
     /// Continues from the bytes already received; `.resume` observers are called.
@@ -115,8 +119,7 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
         do {
             for try await chunk in chunks {
                 // Paused: stop taking bytes at once; the rest comes again with a range request.
-                if control.isPaused { break }
-                let count = try keep(chunk)
+                guard let count = try keep(chunk) else { break }
                 if count - reported >= 256 << 10 || count == total {
                     reported = count
                     progressed(completed: count, total: total)
@@ -127,9 +130,11 @@ public final class StorageDownloadTask: StorageObservableTask, StorageTaskManage
         }
     }
 
-    /// Adds `chunk` to the destination; returns the bytes held.
-    private func keep(_ chunk: Data) throws -> Int64 {
+    /// Adds `chunk` to the destination and returns the bytes held; `nil`, keeping nothing, once paused. The pause is
+    /// judged under the same lock ``pause()`` reads the bytes held under, so no chunk slips in after it counted.
+    private func keep(_ chunk: Data) throws -> Int64? {
         try received.withLock { received in
+            if control.isPaused { return nil }
             received.count += Int64(chunk.count)
             switch destination {
             case .memory(let maxSize):

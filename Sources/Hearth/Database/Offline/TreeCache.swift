@@ -51,7 +51,7 @@ final class TreeCache: Sendable {
             let entry = Array(path.prefix(length))
             var text: String?
             sqlite.run("SELECT json FROM tree_data WHERE path = ?", [Self.key(entry)]) {
-                text = LocalSQLite.text($0, 0)
+                text = $0.text(0)
             }
             if let text, let json = try? JSONParser.parse(text) { return (entry, json) }
         }
@@ -82,15 +82,15 @@ final class TreeCache: Sendable {
     func queuedWrites() -> [TreeLocalWrite] {
         var writes: [TreeLocalWrite] = []
         sqlite.run("SELECT id, write_id, method, path, body, local_millis FROM tree_writes ORDER BY id", []) { row in
-            guard let writeID = LocalSQLite.text(row, 1), let method = LocalSQLite.text(row, 2),
-                let path = LocalSQLite.text(row, 3), let text = LocalSQLite.text(row, 4),
+            guard let writeID = row.text(1), let method = row.text(2),
+                let path = row.text(3), let text = row.text(4),
                 let body = try? JSONParser.parse(text)
             else { return }
             writes.append(
                 TreeLocalWrite(
-                    id: LocalSQLite.integer(row, 0), writeID: writeID, method: method,
+                    id: row.integer(0), writeID: writeID, method: method,
                     path: path.split(separator: "/").map(String.init), body: body,
-                    localMillis: LocalSQLite.integer(row, 5)))
+                    localMillis: row.integer(5)))
         }
         return writes
     }

@@ -1,8 +1,7 @@
-import CSQLite
 import Foundation
 import HearthCore
 
-/// The on-disk cache of documents the client has read (SQLite through CSQLite), so reads can be answered while the
+/// The on-disk cache of documents the client has read (SQLite through ``LocalSQLite``), so reads can be answered while the
 /// server is unreachable (`isFromCache == true`) or on request (`source: .cache`).
 ///
 final class LocalDocumentCache: Sendable {
@@ -20,12 +19,12 @@ final class LocalDocumentCache: Sendable {
         sqlite.execute(
             "CREATE TABLE IF NOT EXISTS pending_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL)")
         // Added after the first release of the queue; fails harmlessly when the column is already there.
-        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN local_time TEXT")
+        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN local_time TEXT", tolerating: "duplicate column")
         // The commit's idempotency key (X-Hearth-Write-Id); NULL for commits queued by a release without it.
-        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN write_id TEXT")
+        sqlite.execute("ALTER TABLE pending_writes ADD COLUMN write_id TEXT", tolerating: "duplicate column")
     }
 
-    private func run(_ sql: String, _ bindings: [String?], row: ((OpaquePointer) -> Void)? = nil) {
+    private func run(_ sql: String, _ bindings: [String?], row: ((LocalSQLite.Row) -> Void)? = nil) {
         sqlite.run(sql, bindings, row: row)
     }
 
@@ -74,14 +73,10 @@ final class LocalDocumentCache: Sendable {
     func pendingCommits() -> [(id: Int64, writes: String, localTime: HearthCore.Timestamp, writeID: String?)] {
         var rows: [(Int64, String, HearthCore.Timestamp, String?)] = []
         let now = Timestamp(date: Date()).core.truncatedToMicroseconds
-        run("SELECT id, writes, local_time, write_id FROM pending_writes ORDER BY id", []) { statement in
-            guard let text = sqlite3_column_text(statement, 1) else { return }
-            let time = sqlite3_column_text(statement, 2).flatMap {
-                HearthCore.Timestamp(rfc3339: String(cString: $0))
-            }
-            rows.append(
-                (sqlite3_column_int64(statement, 0), String(cString: text), time ?? now, LocalSQLite.text(statement, 3))
-            )
+        run("SELECT id, writes, local_time, write_id FROM pending_writes ORDER BY id", []) { row in
+            guard let text = row.text(1) else { return }
+            let time = row.text(2).flatMap { HearthCore.Timestamp(rfc3339: $0) }
+            rows.append((row.integer(0), text, time ?? now, row.text(3)))
         }
         return rows
     }
@@ -133,11 +128,8 @@ final class LocalDocumentCache: Sendable {
         LocalView.overlay(path, on: get(path), commits: localCommits())
     }
 
-    private func document(from statement: OpaquePointer) -> StoredDocument? {
-        func text(_ column: Int32) -> String? {
-            guard let pointer = sqlite3_column_text(statement, column) else { return nil }
-            return String(cString: pointer)
-        }
+    private func document(from row: LocalSQLite.Row) -> StoredDocument? {
+        func text(_ column: Int) -> String? { row.text(column) }
         guard let path = text(0), let fieldsText = text(1), let json = try? JSONParser.parse(fieldsText),
             let fields = try? Value.decodeStoredFields(json)
         else { return nil }
