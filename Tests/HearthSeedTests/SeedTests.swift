@@ -4,6 +4,10 @@ import HearthTestSupport
 import Synchronization
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Collects what a listener reports and lets the test wait, without polling, for the first report that matches.
 private final class Reports<T: Sendable>: Sendable {
     private let state = Mutex<(items: [T], waiters: [CheckedContinuation<Void, Never>])>(([], []))
@@ -46,6 +50,11 @@ struct SeedTests {
             let email = uniqueEmail()
             let uid = try await auth.signUp(email: email, password: "correct horse", name: "Ann")
             #expect(auth.currentUserID == uid && auth.currentUserName == "Ann")
+            // Verification through the server's outbox: the mail is sent, its link opened as a user would.
+            try await auth.sendVerification()
+            #expect(try await auth.isVerified() == false)
+            try await openVerificationLink(server, for: email)
+            #expect(try await auth.isVerified() == true)
             try auth.logOut()
             #expect(auth.currentUserID == nil)
             do {
@@ -136,4 +145,16 @@ struct SeedTests {
             #expect(try await store.list(for: uid).map(\.title) == ["much later"])
         }
     }
+}
+
+/// Opens the newest verification link the dev outbox holds for `email`, as clicking it in the mail would.
+private func openVerificationLink(_ server: TestServer, for email: String) async throws {
+    let outbox = server.baseURL.appendingPathComponent("emulator/v1/projects/demo/oobCodes")
+    let (data, _) = try await URLSession.shared.data(from: outbox)
+    let codes = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["oobCodes"] as? [[String: Any]] ?? []
+    let link = try #require(
+        codes.last { $0["email"] as? String == email && $0["requestType"] as? String == "VERIFY_EMAIL" }?["oobLink"]
+            as? String)
+    let (_, response) = try await URLSession.shared.data(from: try #require(URL(string: link)))
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
 }

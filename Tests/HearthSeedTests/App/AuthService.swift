@@ -22,6 +22,17 @@ struct AuthService: Sendable {
         try await Auth.auth().signIn(withEmail: email, password: password).user.uid
     }
 
+    /// Sends the verification mail to the signed-in user, as the chat's sign-up screen does.
+    func sendVerification() async throws {
+        try await Auth.auth().currentUser?.sendEmailVerification()
+    }
+
+    /// Whether the signed-in user opened the verification link (the account is reloaded first).
+    func isVerified() async throws -> Bool {
+        try await Auth.auth().currentUser?.reload()
+        return Auth.auth().currentUser?.isEmailVerified ?? false
+    }
+
     func logOut() throws {
         try Auth.auth().signOut()
     }
