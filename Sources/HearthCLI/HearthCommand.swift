@@ -12,6 +12,8 @@ public enum HearthCommand {
           users       list, add, disable, enable or delete accounts in a data directory
           keys        list or rotate the ID-token signing keys of a data directory
           indexes     print the composite indexes a data directory's queries need (firestore.indexes.json)
+          backup      copy a data directory while its server serves (a consistent snapshot)
+          restore     put a backup in place as a data directory
           version     print the version
 
         Run 'hearth <command> --help' for a command's options. The options of 'serve':
@@ -33,6 +35,8 @@ public enum HearthCommand {
         case "keys": return KeysCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "indexes": return IndexesCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "rules": return RulesCommand.run(Array(arguments.dropFirst()), environment: environment)
+        case "backup", "restore":
+            return BackupCommand.run(command, Array(arguments.dropFirst()), environment: environment)
         case "version", "--version":
             print("hearth \(version)")
             return 0
