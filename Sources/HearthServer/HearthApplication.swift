@@ -97,7 +97,7 @@ public final class HearthApplication: Sendable {
             access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let tree = TreeAPI.make(
-            tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
+            tree: SQLiteTreeStore(database: store.database), rules: rules, configuration: configuration,
             authenticator: authenticator, logger: logger)
         treeHub = tree.hub
         let apis: [any API] = [

@@ -3,26 +3,30 @@ import HearthSQLite
 public import HearthStore
 import Synchronization
 
-/// The tree engine on the embedded SQLite database. It shares the document store's database file, its single
-/// writer (every write is an atomic job inside the group commit, with its own savepoint and commit time) and its
-/// pool of read connections.
+/// The tree engine on a `SQLiteDatabase`, shared with the document engine: its single writer (every write is a job
+/// inside the group commit, with its own savepoint and commit time) and its pool of read connections.
 public final class SQLiteTreeStore: TreeStore {
-    private let store: SQLiteDocumentStore
+    private let database: SQLiteDatabase
     /// How many change-log rows to keep.
     private let changeLogRetention: Int
     private let writesSincePrune = Mutex(0)
     /// Committed tree changes, published right after each `COMMIT`, in commit order.
     public let treeFeed = ChangeFeed<TreeChange>()
 
-    /// A tree engine on `store`'s database.
-    public init(store: SQLiteDocumentStore, changeLogRetention: Int = 100_000) {
-        self.store = store
+    /// A tree engine on `database`, which its owner closes.
+    public init(database: SQLiteDatabase, changeLogRetention: Int = 100_000) {
+        self.database = database
         self.changeLogRetention = changeLogRetention
+    }
+
+    /// A tree engine on the database of `store`.
+    public convenience init(store: SQLiteDocumentStore, changeLogRetention: Int = 100_000) {
+        self.init(database: store.database, changeLogRetention: changeLogRetention)
     }
 
     /// Reads the node at a location and the change-log sequence it reflects, in one read transaction.
     public func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot {
-        try store.withReader { db in
+        try database.read { db in
             try db.transaction(.deferred) {
                 TreeSnapshot(
                     node: try TreeRows.node(namespace, path, in: db), sequence: try TreeChangeLog.lastSequence(in: db))
@@ -32,40 +36,40 @@ public final class SQLiteTreeStore: TreeStore {
 
     /// The leaf at a location, or its children's keys (one seek per child).
     public func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
-        try store.withReader { db in try TreeRows.shallow(namespace, path, in: db) }
+        try database.read { db in try TreeRows.shallow(namespace, path, in: db) }
     }
 
     /// The priority of the node at a location: one row.
     public func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf? {
-        try store.withReader { db in try TreeRows.priority(namespace, path, in: db) }
+        try database.read { db in try TreeRows.priority(namespace, path, in: db) }
     }
 
     /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
-        try store.withReader { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
+        try database.read { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
     }
 
     /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).
     public func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]? {
-        try store.recordedAnswer(forWriteID: id)
+        try database.read { db in try WriteReceipts.answer(for: id, in: db) }
     }
 
     /// Applies a write as an atomic job of the group commit; see `apply(_:commitTime:in:)`.
     public func write(
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
     ) {
-        store.submitAtomic(
-            freesSpace: write.onlyDeletes,
-            { [self] db, commitTime in try apply(write, commitTime: commitTime.microseconds, in: db) },
-            completion: { result in
-                completion(
-                    result.mapError(Self.storageError).flatMap { outcome in
-                        guard let value = outcome.value as? TreeWriteOutcome else {
-                            return .failure(.internal("The tree write produced no outcome."))
-                        }
-                        return .success(value)
-                    })
-            })
+        database.submit(
+            .atomic(
+                { [self] db, commitTime in try apply(write, commitTime: commitTime.microseconds, in: db) },
+                { result in
+                    completion(
+                        result.mapError(Self.storageError).flatMap { outcome in
+                            guard let value = outcome.value as? TreeWriteOutcome else {
+                                return .failure(.internal("The tree write produced no outcome."))
+                            }
+                            return .success(value)
+                        })
+                }, freesSpace: write.onlyDeletes))
     }
 
     /// The write's body on the writer connection: fill in server values against the data as it is now, let the
@@ -122,7 +126,8 @@ public final class SQLiteTreeStore: TreeStore {
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
         if let receipt = write.receipt {
             try WriteReceipts.record(
-                receipt.id, answer: receipt.answer(change), retention: store.configuration.writeReceiptRetention, in: db
+                receipt.id, answer: receipt.answer(change), retention: database.configuration.writeReceiptRetention,
+                in: db
             )
         }
         try pruneIfDue(db)

@@ -70,7 +70,7 @@ final class CommitWriter: Sendable {
     }
 
     private let connection: SQLiteConnection
-    private let configuration: SQLiteDocumentStore.Configuration
+    private let configuration: SQLiteDatabase.Configuration
     private let catalog: IndexCatalog
     /// Point reads' cache: each group drops the documents it writes before `COMMIT`.
     private let cache: DocumentCache
@@ -86,7 +86,7 @@ final class CommitWriter: Sendable {
     private let reserve: DiskReserve?
 
     init(
-        connection: SQLiteConnection, configuration: SQLiteDocumentStore.Configuration, catalog: IndexCatalog,
+        connection: SQLiteConnection, configuration: SQLiteDatabase.Configuration, catalog: IndexCatalog,
         cache: DocumentCache, feed: ChangeFeed<ChangeRecord>, reserve: DiskReserve? = nil
     ) {
         self.reserve = reserve
