@@ -22,16 +22,13 @@ extension SQLiteDatabase {
 
     /// Declares an index a development-mode query needed, through the writer, then builds it.
     func learn(_ definition: IndexDefinition) {
-        let catalog = self.catalog
         let learned = configuration.onIndexLearned
         submit(
-            .atomic(
-                { db, time in try LearnedIndexes.record(definition, at: time, in: db, catalog: catalog) },
-                { [weak self] result in
-                    guard case .success(let outcome) = result, let id = outcome.value as? Int64 else { return }
-                    learned?(definition)
-                    self?.buildIndex(id, after: [])
-                }))
+            .learnIndex(definition) { [weak self] result in
+                guard case .success(let id) = result else { return }
+                learned?(definition)
+                self?.buildIndex(id, after: [])
+            })
     }
 
     /// Drives a background build one chunk at a time through the writer, so commits interleave with it.

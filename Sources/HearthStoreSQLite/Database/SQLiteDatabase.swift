@@ -33,6 +33,8 @@ public final class SQLiteDatabase: Sendable {
     let transactions: TransactionRegistry
     /// Committed document changes, in commit order (the listener hub subscribes here).
     public let changeFeed = ChangeFeed<ChangeRecord>()
+    /// Committed tree changes, in commit order (the tree listener hub subscribes here).
+    public let treeFeed = ChangeFeed<TreeChange>()
 
     /// Opens (creating and migrating if needed) the database in `configuration.directory`, locks the directory
     /// against a second process, and starts the writer and the checkpointer.
@@ -77,7 +79,7 @@ public final class SQLiteDatabase: Sendable {
             diskReserve = reserve
             let writer = CommitWriter(
                 connection: connection, configuration: configuration, catalog: catalog, cache: cache,
-                feed: changeFeed, reserve: reserve)
+                feeds: CommitWriter.Feeds(documents: changeFeed, tree: treeFeed), reserve: reserve)
             self.writer = writer
             checkpointer = try Checkpointer(
                 path: path, interval: configuration.checkpointInterval, logger: configuration.logger,
