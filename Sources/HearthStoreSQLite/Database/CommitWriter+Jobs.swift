@@ -44,6 +44,15 @@ extension CommitWriter {
         case learnIndex(IndexDefinition, @Sendable (Result<Int64, HearthError>) -> Void)
         /// A tree write (`TreeStore.write`); its change reaches the tree feed before the completion runs.
         case tree(TreeWrite, @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void)
+        /// An account write (`SQLiteDatabase.writeAndWait`): its body runs in its own savepoint, and what it throws
+        /// rolls the savepoint back and reaches the completion unchanged. It feeds no change log and is not counted.
+        case accounts(
+            @Sendable (SQLiteConnection) throws -> Void, @Sendable (Result<Void, any Error>) -> Void)
+        /// Brings a component's schema up to date (the accounts'); it runs alone between two group commits, since
+        /// each migration step is a transaction of its own.
+        case migrate(
+            component: String, migrations: [(version: Int, sql: String)],
+            @Sendable (Result<Void, any Error>) -> Void)
     }
 
     /// Where the writer publishes what each group committed, in commit order.
@@ -62,7 +71,7 @@ extension CommitWriter.Job {
         switch self {
         case .commit(let commit, _): commit.writes.allSatisfy { $0.operation == .delete && $0.transforms.isEmpty }
         case .deleteAll: true
-        case .buildIndex, .learnIndex: false
+        case .buildIndex, .learnIndex, .accounts, .migrate: false
         case .tree(let write, _): write.onlyDeletes
         }
     }
@@ -75,6 +84,8 @@ extension CommitWriter.Job {
         case .buildIndex(_, _, let completion): completion(.failure(error))
         case .learnIndex(_, let completion): completion(.failure(error))
         case .tree(_, let completion): completion(.failure(error))
+        case .accounts(_, let completion): completion(.failure(error))
+        case .migrate(_, _, let completion): completion(.failure(error))
         }
     }
 }

@@ -131,8 +131,26 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// Commits a group; on a full disk, retries its deletes alone in the space the reserve gives up.
+    /// Runs the jobs in order: migrations alone, the others in group commits between them.
     private func process(_ jobs: [Job]) {
+        var group: [Job] = []
+        for job in jobs {
+            guard case .migrate(let component, let migrations, let completion) = job else {
+                group.append(job)
+                continue
+            }
+            if !group.isEmpty { processGroup(group) }
+            group.removeAll()
+            let result = Result<Void, any Error> {
+                try SQLiteMigrator.migrate(connection, component: component, migrations: migrations)
+            }
+            completion(result)
+        }
+        if !group.isEmpty { processGroup(group) }
+    }
+
+    /// Commits a group; on a full disk, retries its deletes alone in the space the reserve gives up.
+    private func processGroup(_ jobs: [Job]) {
         var jobs = jobs
         if let reserve, !reserve.isReleased, state.withLock({ $0.reserveGivenUp }) {
             state.withLock { $0.reserveGivenUp = false }
@@ -237,6 +255,14 @@ final class CommitWriter: Sendable {
                         case .failure: failedJobs += 1
                         }
                         acknowledgements.append { completion(result.map(\.outcome)) }
+                    case .accounts(let body, let completion):
+                        let result = Result<Void, any Error> {
+                            try connection.savepoint("accounts") { try body(connection) }
+                        }
+                        acknowledgements.append { completion(result) }
+                    case .migrate(_, _, let completion):
+                        // (`process(_:)` runs migrations outside any group.)
+                        acknowledgements.append { completion(.failure(HearthError.internal("misplaced migration"))) }
                     }
                     // A failed job's savepoint rolled its rows back; its records must not be published either.
                     if failed { pendingRecords.withLock { $0.removeSubrange(recordsBefore...) } }

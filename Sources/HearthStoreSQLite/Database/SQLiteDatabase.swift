@@ -23,7 +23,7 @@ public final class SQLiteDatabase: Sendable {
     /// The space held back for deletes on a full disk (`nil` when none is kept).
     let diskReserve: DiskReserve?
     let writer: CommitWriter
-    private let readers: SQLiteConnectionPool
+    let readers: SQLiteConnectionPool
     private let checkpointer: Checkpointer
     private let directoryLock: DataDirectoryLock
     /// Point reads' cache, which the writer keeps in step with its commits.
