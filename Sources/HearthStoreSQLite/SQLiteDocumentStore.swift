@@ -176,7 +176,7 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     /// Change-log rows after `sequence`, oldest first.
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
-        try read { db in try ChangeLog.records(after: sequence, limit: limit, in: db) }
+        try database.changes(in: ChangeLog.self, after: sequence, limit: limit)
     }
 
     /// Commit counters and the size of the database file with its write-ahead log, for `/metrics`.

@@ -114,8 +114,9 @@ final class CommitWriter: Sendable {
                 if commitsSincePrune >= 1000 {
                     commitsSincePrune = 0
                     do {
-                        try ChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
-                        try TreeChangeLog.prune(retention: configuration.changeLogRetention, in: connection)
+                        for log in SQLiteDatabase.changeLogs {
+                            try log.prune(retention: configuration.changeLogRetention, in: connection)
+                        }
                     } catch {
                         // Retried after the next thousand commits; meanwhile the change log only grows.
                         configuration.logger.warning("change log not pruned", ["error": .string("\(error)")])

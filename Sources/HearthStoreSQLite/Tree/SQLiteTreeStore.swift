@@ -42,7 +42,7 @@ public final class SQLiteTreeStore: TreeStore {
 
     /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
-        try database.read { db in try TreeChangeLog.changes(after: sequence, limit: limit, in: db) }
+        try database.changes(in: TreeChangeLog.self, after: sequence, limit: limit)
     }
 
     /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).
