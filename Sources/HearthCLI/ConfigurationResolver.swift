@@ -1,6 +1,6 @@
-import HearthLog
 import Foundation
 import HearthCore
+import HearthLog
 import HearthServer
 
 /// Merges the sources of configuration: flags win over `HEARTH_*` environment variables, which win over the

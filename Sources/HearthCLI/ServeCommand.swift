@@ -1,6 +1,6 @@
-import HearthLog
 import Foundation
 import HearthCore
+import HearthLog
 import HearthServer
 
 /// `hearth serve`: resolves the configuration (flags > `HEARTH_*` environment > config file > defaults),

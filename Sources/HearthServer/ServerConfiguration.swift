@@ -1,5 +1,5 @@
-public import HearthLog
 import Foundation
+public import HearthLog
 
 /// Everything `hearth serve` can be told; set from flags, then `HEARTH_*` environment variables, then a
 /// config file (see `HearthCLI`).

@@ -1,7 +1,7 @@
-import HearthLog
 import HearthAuth
 import HearthCore
 import HearthHTTP
+import HearthLog
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
-import HearthLog
 import HearthAuth
 import HearthCore
 import HearthHTTP
+import HearthLog
 
 /// Identity Toolkit v1 and Secure Token on Hearth's one port, as the Firebase Auth emulator serves them:
 /// `/identitytoolkit.googleapis.com/v1/accounts:*` and `…/v1/projects/{p}/accounts*` (also without the host

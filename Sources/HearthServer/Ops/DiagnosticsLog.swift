@@ -1,5 +1,5 @@
-import HearthLog
 import Foundation
+import HearthLog
 import Synchronization
 
 /// Passes the HTTP layer's diagnostics to the log at most `perSecond` lines a second, counting the rest: each line

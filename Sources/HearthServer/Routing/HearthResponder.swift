@@ -1,7 +1,7 @@
-import HearthLog
 import Foundation
 import HearthCore
 import HearthHTTP
+import HearthLog
 import HearthStore
 
 /// The server's one responder: routes each request to its API, applies the CORS policy, and records each request's

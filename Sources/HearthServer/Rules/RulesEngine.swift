@@ -1,6 +1,6 @@
-public import HearthLog
 import Foundation
 public import HearthCore
+public import HearthLog
 public import HearthRules
 import Synchronization
 
