@@ -150,7 +150,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthAuthTests",
-            dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail", "HearthLog"],
+            dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail", "HearthLog", "HearthStoreSQLite"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests",

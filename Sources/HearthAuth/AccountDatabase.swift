@@ -1,50 +1,98 @@
 import Foundation
+import HearthCore
 import HearthSQLite
+import HearthStoreSQLite
 import Synchronization
 
-/// The accounts' own connections to the shared `hearth.sqlite`: one writer behind a lock, and a small pool of
-/// read-only connections for the per-request token checks, which must not queue behind writes.
+/// The accounts' tables in `hearth.sqlite`, and the one road to them.
+///
+/// When a server runs, the accounts are given its `SQLiteDatabase`: every write is a job on that database's single
+/// writer (in its own savepoint of a group commit) and reads use its pooled readers, so the process keeps one writer.
+/// The `hearth users` command runs in a process of its own, beside a server that may be running and holding the data
+/// directory; there (and in tests of the accounts alone) the accounts open their own connections: one writer behind a
+/// lock, the process's only writer, and a small pool of readers. SQLite's file locks order the two processes' writes.
 final class AccountDatabase: Sendable {
     /// The database file name inside the data directory, shared with the documents engine.
     static let fileName = "hearth.sqlite"
 
-    let path: String
-    private let writer: Mutex<SQLiteConnection>
-    private let readers: SQLiteConnectionPool
+    /// Where writes and reads go.
+    private enum Backend: Sendable {
+        /// The server's database: its writer and readers.
+        case shared(SQLiteDatabase)
+        /// Connections of the accounts' own (the `hearth users` process).
+        case own(OwnConnections)
+    }
+
+    /// The accounts' own writer, behind a lock, and readers.
+    private final class OwnConnections: Sendable {
+        let writer: Mutex<SQLiteConnection>
+        let readers: SQLiteConnectionPool
+
+        init(writer: SQLiteConnection, readers: SQLiteConnectionPool) {
+            self.writer = Mutex(writer)
+            self.readers = readers
+        }
+    }
+
+    private let backend: Backend
     /// Account status for ID-token checks; emptied by every ``write(_:)``.
     let tokenStatuses = TokenStatusCache()
 
-    /// Opens (creating and migrating) the database in `directory`.
+    /// The accounts on a server's open database (migrated here, through its writer); its owner closes it.
+    init(database: SQLiteDatabase) throws(AuthError) {
+        do {
+            try database.migrate(component: AccountSchema.component, migrations: AccountSchema.migrations)
+        } catch {
+            throw .internal("cannot open the accounts database: \(error)")
+        }
+        backend = .shared(database)
+    }
+
+    /// Opens (creating and migrating) the database in `directory` with connections of its own, for a process that
+    /// runs no server (`hearth users`).
     init(directory: String, readers: Int = 4) throws(AuthError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw .internal("cannot create the data directory: \(error.localizedDescription)")
         }
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             let connection = try SQLiteConnection(path: path)
             try SQLiteMigrator.migrate(
                 connection, component: AccountSchema.component, migrations: AccountSchema.migrations)
-            // The documents engine checkpoints the shared WAL on its own thread; commits here never should.
+            // A server's checkpointer copies the shared WAL on its own thread; commits here never should.
             try connection.execute("PRAGMA wal_autocheckpoint = 0")
-            writer = Mutex(connection)
-            self.readers = try SQLiteConnectionPool(
-                path: path, size: max(1, readers), options: SQLiteConnection.Options())
+            backend = .own(
+                OwnConnections(
+                    writer: connection,
+                    readers: try SQLiteConnectionPool(
+                        path: path, size: max(1, readers), options: SQLiteConnection.Options())))
         } catch {
             throw .internal("cannot open the accounts database: \(error)")
         }
     }
 
-    /// Runs `body` in an `IMMEDIATE` transaction on the writer; SQLite errors become `INTERNAL_ERROR`, and errors
-    /// `body` throws (`AuthError`) pass through after the rollback.
+    /// Runs `body` atomically on the writer (the server's: a savepoint of a group commit, waited for; our own: an
+    /// `IMMEDIATE` transaction); SQLite errors become `INTERNAL_ERROR`, and errors `body` throws (`AuthError`) pass
+    /// through after the rollback.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
         // After the write, committed or not: a status read while it ran must not be kept.
         defer { tokenStatuses.invalidate() }
         do {
-            return try writer.withLock { db in try db.transaction(.immediate) { try body(db) } }
+            switch backend {
+            case .shared(let database):
+                return try database.writeAndWait(body)
+            case .own(let own):
+                return try own.writer.withLock { db in try db.transaction(.immediate) { try body(db) } }
+            }
         } catch let error as AuthError {
             throw error
+        } catch let error as HearthError where error.code == .unavailable {
+            // The writer refused the job whole: a full disk, a failed group commit, a server shutting down.
+            throw AuthError(
+                "UNAVAILABLE", "the database could not write (\(error.message)); nothing was changed", status: 503,
+                statusName: "UNAVAILABLE", reason: "backendError")
         } catch let error as SQLiteError where error.isBusy {
             throw AuthError(
                 "TOO_MANY_ATTEMPTS_TRY_LATER", "the database is busy", status: 503, statusName: "UNAVAILABLE")
@@ -62,7 +110,10 @@ final class AccountDatabase: Sendable {
     /// Runs `body` on a read-only connection (the latest committed snapshot).
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
         do {
-            return try readers.withConnection { db in try body(db) }
+            switch backend {
+            case .shared(let database): return try database.readConnection(body)
+            case .own(let own): return try own.readers.withConnection { db in try body(db) }
+            }
         } catch let error as AuthError {
             throw error
         } catch {
@@ -70,9 +121,10 @@ final class AccountDatabase: Sendable {
         }
     }
 
-    /// Closes every connection.
+    /// Closes the accounts' own connections; a server's database is left to the server.
     func close() {
-        readers.close()
-        writer.withLock { $0.close() }
+        guard case .own(let own) = backend else { return }
+        own.readers.close()
+        own.writer.withLock { $0.close() }
     }
 }

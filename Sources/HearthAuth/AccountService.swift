@@ -4,6 +4,7 @@ import HearthCrypto
 public import HearthLog
 public import HearthMail
 import HearthSQLite
+public import HearthStoreSQLite
 
 /// The accounts domain: users, passwords, ID and refresh tokens, one-time codes and mail, behind the operations of
 /// Identity Toolkit v1 and Secure Token.
@@ -42,14 +43,21 @@ public final class AccountService: Sendable {
     ///   - mailer: where verification and reset mail goes (an `Outbox` in development mode, `SMTPMailer` otherwise).
     ///   - logger: where operational log lines go.
     ///   - clock: the wall clock; tests pass their own.
+    ///   - database: the server's open database, whose single writer then runs every account write (the server
+    ///     closes it); `nil` opens connections of the accounts' own, for a process that runs no server
+    ///     (`hearth users`).
     public init(
         configuration: AccountsConfiguration, mailer: any Mailer, logger: Logger = Logger(level: .error) { _ in },
-        clock: WallClock = .system
+        clock: WallClock = .system, database: SQLiteDatabase? = nil
     ) throws(AuthError) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        database = try AccountDatabase(directory: configuration.dataDirectory)
+        if let database {
+            self.database = try AccountDatabase(database: database)
+        } else {
+            self.database = try AccountDatabase(directory: configuration.dataDirectory)
+        }
         let keyDirectory = (configuration.dataDirectory as NSString).appendingPathComponent("keys")
         keys = try SigningKeys(
             directory: (keyDirectory as NSString).appendingPathComponent("signing"),

@@ -78,7 +78,9 @@ enum UsersCommand {
         }
     }
 
-    /// The accounts of the data directory, opened as the server opens them but with no mail going anywhere.
+    /// The accounts of the data directory, opened as the server opens them but with no mail going anywhere. This command
+    /// runs in a process of its own, beside a server that may hold the data directory, so the accounts keep a writer
+    /// connection of their own here: the one writer of this process (SQLite's file locks order it with the server's).
     static func openService(_ parsed: CommandLineArguments, environment: [String: String]) throws -> AccountService {
         let directory = parsed.dataDirectory(environment: environment)
         let project = parsed.values["--project"] ?? environment["HEARTH_PROJECT"] ?? "demo"

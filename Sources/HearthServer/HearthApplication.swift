@@ -38,7 +38,8 @@ public final class HearthApplication: Sendable {
         self.logger = logger
         var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
         // A read connection for each thread that reads: the HTTP threads (point reads) and the read workers.
-        storeConfiguration.readers = configuration.threads + configuration.readWorkers
+        // Plus four for the accounts' token checks, which kept a pool of their own before they shared the database.
+        storeConfiguration.readers = configuration.threads + configuration.readWorkers + 4
         storeConfiguration.maxResultBytes = configuration.maxResultBytes
         storeConfiguration.logger = logger
         storeConfiguration.clock = clock
@@ -67,7 +68,8 @@ public final class HearthApplication: Sendable {
         let connections = OpenConnections()
         let accounts: AccountService
         do {
-            accounts = try AccountsSetup.makeService(configuration, logger: logger, clock: clock)
+            accounts = try AccountsSetup.makeService(
+                configuration, database: store.database, logger: logger, clock: clock)
         } catch {
             store.close()
             throw error
@@ -97,7 +99,7 @@ public final class HearthApplication: Sendable {
             access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let tree = TreeAPI.make(
-            tree: SQLiteTreeStore(store: store), rules: rules, configuration: configuration,
+            tree: SQLiteTreeStore(database: store.database), rules: rules, configuration: configuration,
             authenticator: authenticator, logger: logger, clock: clock)
         treeHub = tree.hub
         let apis: [any API] = [
@@ -144,8 +146,8 @@ public final class HearthApplication: Sendable {
         } catch {
             listenHub.stop()
             treeHub.stop()
-            store.close()
             accounts.close()
+            store.close()
             files.close()
             throw error
         }
@@ -171,8 +173,9 @@ public final class HearthApplication: Sendable {
         http.stop(gracePeriod: .seconds(10))
         listenHub.stop()
         treeHub.stop()
-        store.close()
+        // The accounts first: their queued mail may still write, through the database's writer.
         accounts.close()
+        store.close()
         files.close()
         logger.info("stopped")
     }

@@ -1,6 +1,6 @@
 public import HearthCore
 
-/// The security-rules check a commit carries into the store (``DocumentStore/commit(_:in:transaction:judge:completion:)``).
+/// The security-rules check a commit carries into the store (``DocumentCommitter/commit(_:in:transaction:judge:receipt:completion:)``).
 /// The store runs it inside the commit's transaction, once every write of the commit is worked out (preconditions
 /// checked, transforms resolved with the commit time), so no concurrent write can slip between check and commit.
 /// Throwing refuses the commit: nothing of it is applied and the error is the commit's answer.

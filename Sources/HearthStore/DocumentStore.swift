@@ -1,71 +1,9 @@
 public import HearthCore
 
-/// A storage engine for documents: the one write path (``commit(_:completion:)``) and the reads the document
-/// API needs. Engines: SQLite (embedded default); PostgreSQL later. Every engine keeps automatic single-field
-/// index entries and a change log in the same transaction as each commit.
-public protocol DocumentStore: Sendable {
-    /// Commits writes atomically: all of them land with one commit time, or none does. The completion runs
-    /// once the commit is durable (or failed), on a thread of the store's choosing. `database` names documents
-    /// in error messages.
-    /// With a read-write `transaction`, the commit first checks that nothing the transaction read has changed
-    /// (`ABORTED` otherwise) and then ends the transaction. A `judge` (the caller's security rules) runs inside the
-    /// commit's transaction on the commit as worked out; if it throws, nothing is applied and its error is the answer.
-    /// A `receipt`'s key and answer are recorded in the same transaction; a key already recorded (or being recorded
-    /// by a commit in flight) fails the commit with `UNAVAILABLE` and applies nothing, so the caller can retry and
-    /// find the answer with ``recordedAnswer(forWriteID:)``.
-    func commit(
-        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
-        receipt: WriteReceipt<CommitResult>?,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void)
-
-    /// The answer recorded with a write's idempotency key, or `nil` when no write with that key was applied (or its
-    /// receipt has been pruned).
-    func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]?
-
-    /// The documents at several paths, read from one consistent snapshot; `nil` where missing. In a
-    /// transaction, read-only ones read its snapshot and read-write ones record what they read.
-    func documents(at paths: [ResourcePath], transaction: TransactionID?) throws(HearthError) -> [StoredDocument?]
-
-    /// The documents a query matches, answered from indexes (`FAILED_PRECONDITION` naming the composite
-    /// index to declare when none can serve it). Pass a query as decoded; the store normalizes it.
-    func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults
-
-    /// Aggregates (`count`, `sum`, `avg`) over a query's matches.
-    func runAggregation(
-        _ query: AggregationQuery, transaction: TransactionID?
-    ) throws(HearthError) -> AggregationResults
-
-    /// Starts a transaction for `caller` — who holds it, for the per-caller limits (the signed-in user, else
-    /// the client's address); `nil` for callers without one, such as the administrator.
-    func beginTransaction(_ mode: TransactionMode, caller: String?) throws(HearthError) -> TransactionID
-
-    /// Ends a transaction without committing. Unknown IDs are an error, as in Firestore.
-    func rollback(_ transaction: TransactionID) throws(HearthError)
-
-    /// Declared composite indexes and whether each is ready.
-    func indexStatuses() -> [IndexStatus]
-
-    /// One page of a collection's documents.
-    func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage
-
-    /// The IDs of the collections directly below a document (or the root), in order.
-    func collectionIDs(under parent: ResourcePath, after: String?, limit: Int) throws(HearthError) -> [String]
-
-    /// Deletes every document (the emulator's wipe), recording each deletion in the change log.
-    func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void)
-
-    /// Committed document changes as they happen, in commit order.
-    var changeFeed: ChangeFeed<ChangeRecord> { get }
-
-    /// Change-log entries after a sequence number, oldest first.
-    func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
-
-    /// Counters for `/metrics`.
-    func statistics() -> StoreStatistics
-
-    /// Finishes pending commits and closes the database. Idempotent.
-    func close()
-}
+/// A storage engine for documents, as the server uses it: its four roles together. Engines: SQLite (embedded
+/// default); PostgreSQL later. Every engine keeps automatic single-field index entries and a change log in the same
+/// transaction as each commit. A part of the server that needs one role takes that protocol alone.
+public typealias DocumentStore = DocumentReader & DocumentCommitter & DocumentChangeLog & DocumentStoreAdministration
 
 /// What a commit did.
 public struct CommitResult: Sendable, Equatable {
@@ -239,43 +177,5 @@ public struct StoreStatistics: Sendable, Equatable {
         self.writes = writes
         self.failedCommits = failedCommits
         self.databaseBytes = databaseBytes
-    }
-}
-
-extension DocumentStore {
-    /// Commits without an idempotency key.
-    public func commit(
-        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?, judge: CommitJudge?,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
-    ) {
-        commit(writes, in: database, transaction: transaction, judge: judge, receipt: nil, completion: completion)
-    }
-
-    /// Commits without a rules check or an idempotency key.
-    public func commit(
-        _ writes: [Write], in database: DatabaseName, transaction: TransactionID?,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
-    ) {
-        commit(writes, in: database, transaction: transaction, judge: nil, receipt: nil, completion: completion)
-    }
-
-    /// Commits outside any transaction, without a rules check or an idempotency key.
-    public func commit(
-        _ writes: [Write], in database: DatabaseName,
-        completion: @escaping @Sendable (Result<CommitResult, HearthError>) -> Void
-    ) {
-        commit(writes, in: database, transaction: nil, judge: nil, receipt: nil, completion: completion)
-    }
-
-    /// The document at a path, or `nil`.
-    public func document(
-        at path: ResourcePath, transaction: TransactionID? = nil
-    ) throws(HearthError) -> StoredDocument? {
-        try documents(at: [path], transaction: transaction)[0]
-    }
-
-    /// The documents at several paths outside any transaction.
-    public func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] {
-        try documents(at: paths, transaction: nil)
     }
 }

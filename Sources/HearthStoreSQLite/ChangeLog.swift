@@ -3,7 +3,7 @@ import HearthSQLite
 import HearthStore
 
 /// The `changes` table: appended in the commit's transaction, read by listeners, pruned by age.
-enum ChangeLog {
+enum ChangeLog: ChangeLogTable {
     @discardableResult
     static func append(
         commitTime: Timestamp, path: ResourcePath, before: StoredDocument?, after: StoredDocument?,
@@ -34,6 +34,7 @@ enum ChangeLog {
             sequence: db.lastInsertRowID, commitTime: commitTime, path: path, before: before, after: after)
     }
 
+    /// Entries after `sequence`, oldest first.
     static func records(after sequence: Int64, limit: Int, in db: SQLiteConnection) throws -> [ChangeRecord] {
         let rows = try db.fetchAll(
             """
@@ -53,6 +54,11 @@ enum ChangeLog {
                 sequence: row[0].integer, commitTime: Timestamp(microseconds: row[1].integer), path: path,
                 before: document(3), after: document(6))
         }
+    }
+
+    /// The last sequence number handed out (0 before the first commit), even if its row was pruned since.
+    static func lastSequence(in db: SQLiteConnection) throws -> Int64 {
+        try db.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")?.int64(0) ?? 0
     }
 
     /// Drops all but the newest `retention` rows.

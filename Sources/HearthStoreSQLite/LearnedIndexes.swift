@@ -14,11 +14,9 @@ public enum LearnedIndexes {
         }
     }
 
-    /// Records `definition` and declares it, building, inside the writer's transaction; the catalog takes it
-    /// after the commit. Returns the new index's ID.
-    static func record(
-        _ definition: IndexDefinition, at time: Timestamp, in db: SQLiteConnection, catalog: IndexCatalog
-    ) throws -> CommitWriter.AtomicOutcome {
+    /// Records `definition` and declares it, building, inside the writer's transaction (the writer hands it to the
+    /// catalog after the commit). Returns the new index's ID.
+    static func record(_ definition: IndexDefinition, at time: Timestamp, in db: SQLiteConnection) throws -> Int64 {
         try db.execute(
             """
             INSERT OR IGNORE INTO learned_indexes(definition, learned)
@@ -26,10 +24,7 @@ public enum LearnedIndexes {
             """)
         try db.execute(
             "INSERT INTO composite_indexes(definition, state) VALUES (\(definition.description), 'building')")
-        let id = db.lastInsertRowID
-        return CommitWriter.AtomicOutcome(
-            value: id,
-            afterCommit: { catalog.add(IndexCatalog.Entry(id: id, definition: definition, ready: false)) })
+        return db.lastInsertRowID
     }
 
     /// Every index a data directory's database knows: the declared ones (as last started) and the learned ones,

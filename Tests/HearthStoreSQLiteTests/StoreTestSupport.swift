@@ -33,7 +33,7 @@ final class TemporaryStore {
     }
 }
 
-extension DocumentStore {
+extension DocumentCommitter {
     /// Commits and waits for the outcome.
     func commit(_ writes: [Write], transaction: TransactionID? = nil) async -> Result<CommitResult, HearthError> {
         await withCheckedContinuation { continuation in

@@ -16,11 +16,11 @@ public protocol ListenSource: Sendable {
 
 /// A ``ListenSource`` over a storage engine.
 public struct DocumentStoreListenSource: ListenSource {
-    /// The engine read.
-    public let store: any DocumentStore
+    /// The engine read: its change log and its reads, never its writes.
+    public let store: any DocumentChangeLog & DocumentReader
 
     /// Reads `store`.
-    public init(store: any DocumentStore) {
+    public init(store: any DocumentChangeLog & DocumentReader) {
         self.store = store
     }
 

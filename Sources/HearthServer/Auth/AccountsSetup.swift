@@ -3,11 +3,13 @@ import HearthAuth
 import HearthCore
 import HearthLog
 import HearthMail
+import HearthStoreSQLite
 
 /// Builds the accounts service a server runs with, from its configuration.
 enum AccountsSetup {
+    /// The accounts on the server's database, whose single writer runs their writes.
     static func makeService(
-        _ configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system
+        _ configuration: ServerConfiguration, database: SQLiteDatabase, logger: Logger, clock: WallClock = .system
     ) throws(HearthError) -> AccountService {
         let settings = configuration.accounts
         var accounts = AccountsConfiguration(
@@ -29,7 +31,7 @@ enum AccountsSetup {
         do {
             return try AccountService(
                 configuration: accounts, mailer: try mailer(configuration, logger: logger), logger: logger,
-                clock: clock)
+                clock: clock, database: database)
         } catch let error as AuthError {
             throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
         } catch {

@@ -4,7 +4,7 @@ import HearthStore
 
 /// `/healthz`, `/metrics` and the emulator's maintenance endpoints.
 struct OperationsAPI: API {
-    let store: any DocumentStore
+    let store: any DocumentStoreAdministration
     let metrics: Metrics
     let configuration: ServerConfiguration
     let openConnections: @Sendable () -> Int

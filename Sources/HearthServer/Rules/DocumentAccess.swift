@@ -153,7 +153,7 @@ struct DocumentAccess: Sendable {
 /// Serves `get()`/`exists()`/`getAfter()`/`existsAfter()` for a read request from the store (nothing is written, so
 /// before and after are the same). A store error stops the rules (``RulesDocumentReader``).
 struct StoreDocumentReader: RulesDocumentReader {
-    let store: any DocumentStore
+    let store: any DocumentReader
 
     func document(at path: ResourcePath) throws(HearthError) -> [String: Value]? {
         guard let document = try store.documents(at: [path], transaction: nil).first, let document else { return nil }

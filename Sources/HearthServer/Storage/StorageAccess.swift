@@ -12,7 +12,7 @@ struct StorageAccess: Sendable {
     let engine: RulesEngine
     let authenticator: RequestAuthenticator
     /// The documents `firestore.get()` and `firestore.exists()` read.
-    let documents: any DocumentStore
+    let documents: any DocumentReader
     /// What `request.time` reads.
     var clock: WallClock = .system
 

@@ -7,7 +7,7 @@ import HearthSQLite
 /// It sits beside the documents' `changes` table rather than inside it so document readers never meet tree rows;
 /// both are written in the same group-commit transaction and carry commit times from the same strictly increasing
 /// clock, so `commit_time` orders document and tree changes against each other.
-enum TreeChangeLog {
+enum TreeChangeLog: ChangeLogTable {
     /// Appends a change and returns it with its sequence number. `data` is the export-format JSON of the PUT's
     /// value, or for a PATCH an object from relative path to value.
     static func append(
@@ -25,7 +25,7 @@ enum TreeChangeLog {
     }
 
     /// Changes after `sequence`, oldest first.
-    static func changes(after sequence: Int64, limit: Int, in db: SQLiteConnection) throws -> [TreeChange] {
+    static func records(after sequence: Int64, limit: Int, in db: SQLiteConnection) throws -> [TreeChange] {
         let rows = try db.fetchAll(
             """
             SELECT sequence, commit_time, namespace, kind, path, data FROM tree_changes

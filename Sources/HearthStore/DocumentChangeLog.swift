@@ -1,0 +1,11 @@
+public import HearthCore
+
+/// The committed document changes of an engine, in commit order: as they happen (what the listen hub subscribes to)
+/// and from the log (what it catches up from, and what resume tokens point into).
+public protocol DocumentChangeLog: Sendable {
+    /// Committed document changes as they happen, in commit order.
+    var changeFeed: ChangeFeed<ChangeRecord> { get }
+
+    /// Change-log entries after a sequence number, oldest first.
+    func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
+}

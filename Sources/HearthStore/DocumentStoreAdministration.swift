@@ -1,0 +1,16 @@
+public import HearthCore
+
+/// Administration of a document engine: its indexes, the emulator's wipe, its counters and its shutdown.
+public protocol DocumentStoreAdministration: Sendable {
+    /// Declared composite indexes and whether each is ready.
+    func indexStatuses() -> [IndexStatus]
+
+    /// Deletes every document (the emulator's wipe), recording each deletion in the change log.
+    func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void)
+
+    /// Counters for `/metrics`.
+    func statistics() -> StoreStatistics
+
+    /// Finishes pending commits and closes the database. Idempotent.
+    func close()
+}
