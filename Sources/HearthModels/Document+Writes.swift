@@ -19,10 +19,11 @@ extension Document {
         try await Batch(reference.firestore).update(self).commit()
     }
 
-    /// Deletes the document (succeeds when it does not exist); with `deletingFiles`, then the stored bytes of every
-    /// ``File`` the model holds (one already gone counts as deleted).
+    /// Deletes the document (succeeds when it does not exist). With `deletingFiles`, the stored bytes of every
+    /// ``File`` the model holds go first (one already gone counts as deleted), while storage rules that read the
+    /// document to judge its files can still read it; a failed file deletion throws with the document kept.
     public func delete(deletingFiles: Bool = false) async throws {
-        try await Batch(reference.firestore).delete(self).commit()
         if deletingFiles { try await ModelFiles.delete(in: data) }
+        try await Batch(reference.firestore).delete(self).commit()
     }
 }

@@ -100,7 +100,7 @@ struct FileSavingTests {
         }
     }
 
-    @Test("delete(deletingFiles:) deletes the document, then its files; plain delete leaves them")
+    @Test("delete(deletingFiles:) deletes the files, then the document; plain delete leaves them")
     func deleteCanDeleteFiles() async throws {
         try await withServer { server in
             let galleries = Firestore.firestore(app: server.app()).collection(unique("galleries"))

@@ -78,7 +78,8 @@ public final class TodoListModel {
         try await todo.update()
     }
 
-    /// Deletes `todo`, then its attachment's bytes in Storage (already gone is fine).
+    /// Deletes `todo` and its attachment's bytes in Storage (already gone is fine): the file first, while the
+    /// storage rules (`Examples/rules/storage.rules`) can still read the todo's owner.
     public func delete(_ todo: Document<Todo>) async throws { try await todo.delete(deletingFiles: true) }
 
     /// Attaches the local file at `fileURL` to `todo`: the typed layer uploads it beside the todo's document

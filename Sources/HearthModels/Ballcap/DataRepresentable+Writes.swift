@@ -23,8 +23,10 @@ extension DataRepresentable where Self: Object {
         }
     }
 
-    /// Deletes the document (succeeds when it does not exist); with `deletingFiles`, once the server has
-    /// acknowledged that, the stored bytes of every ``File`` in the model (one already gone counts as deleted).
+    /// Deletes the document (succeeds when it does not exist). With `deletingFiles`, the stored bytes of every
+    /// ``File`` in the model go first (one already gone counts as deleted), while storage rules that read the
+    /// document to judge its files can still read it; a failed file deletion reaches `completion` with the document
+    /// kept.
     public func delete(
         reference: DocumentReference? = nil, deletingFiles: Bool = false,
         completion: (((any Error)?) -> Void)? = nil
@@ -33,19 +35,16 @@ extension DataRepresentable where Self: Object {
             return Batch(documentReference.firestore).delete(self, reference: reference).commit(completion)
         }
         let files = ModelFiles.files(in: data)
-        let deleted: ((any Error)?) -> Void = { error in
-            if let error { return completion?(error) ?? () }
-            let done = completion.map(MainActorBound.init)
-            Task { @MainActor in
-                do {
-                    try await ModelFiles.delete(files)
-                    done?.value(nil)
-                } catch {
-                    done?.value(error)
-                }
+        let done = completion.map(MainActorBound.init)
+        Task { @MainActor in
+            do {
+                try await ModelFiles.delete(files)
+            } catch {
+                done?.value(error)
+                return
             }
+            Batch(documentReference.firestore).delete(self, reference: reference).commit(done?.value)
         }
-        Batch(documentReference.firestore).delete(self, reference: reference).commit(deleted)
     }
 
     /// Runs `write` at once when the model holds no new file; otherwise uploads them first, then runs it, or hands
@@ -90,10 +89,10 @@ extension DataRepresentable where Self: Object {
         try await Batch(documentReference.firestore).update(self, reference: reference).commit()
     }
 
-    /// ``delete(reference:deletingFiles:completion:)``, resuming when the server has acknowledged the write (and,
-    /// with `deletingFiles`, once the files' bytes are deleted).
+    /// ``delete(reference:deletingFiles:completion:)``, resuming when the server has acknowledged the write (with
+    /// `deletingFiles`, the files' bytes are deleted first).
     public func delete(reference: DocumentReference? = nil, deletingFiles: Bool = false) async throws {
-        try await Batch(documentReference.firestore).delete(self, reference: reference).commit()
         if deletingFiles, let data { try await ModelFiles.delete(in: data) }
+        try await Batch(documentReference.firestore).delete(self, reference: reference).commit()
     }
 }
