@@ -66,8 +66,9 @@ struct TerminalTests {
             let notes = server.directory.appendingPathComponent("shopping notes.txt")
             try Data("two litres\n".utf8).write(to: notes)
             _ = try await type("f 1 \(notes.path)x", until: "No file to read at \(notes.path)x")
-            let attached = try await type("f 1 \(notes.path)", until: "attachment: shopping notes.txt (text/plain)")
-            #expect(attached.contains("! attached shopping notes.txt to \"Buy milk\""))
+            // The live list may redraw before the command's own screen: wait for the latter, which shows both.
+            let attached = try await type("f 1 \(notes.path)", until: "! attached shopping notes.txt to \"Buy milk\"")
+            #expect(attached.contains("attachment: shopping notes.txt (text/plain)"))
             _ = try await type("x 7", until: "no todo numbered \"7\"")
             _ = try await type("x 1", until: "0 Todo Items")
             input.fileHandleForWriting.write(Data("q\n".utf8))

@@ -37,8 +37,8 @@ struct TodoScreen {
             text += "t TITLE · n NOTE · s 1-5 · d YYYY-MM-DD · save · cancel\n"
         } else {
             text +=
-                "a TITLE [| NOTE | STARS | YYYY-MM-DD] add · e N edit · c N complete · u N undo · x N delete · "
-                + "f N PATH attach · q quit\n"
+                "a TITLE [| NOTE | STARS | YYYY-MM-DD] add · e N edit · c N complete · u N undo · x N delete\n"
+                + "f N PATH attach a file · q quit\n"
         }
         if let message { text += "! \(message)\n" }
         text += "> "
