@@ -19,7 +19,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := .build-fuzz
 # Extra arguments for the live-listener figures, e.g. `make bench LISTEN_BENCH_ARGS="--listeners 2000"`.
 LISTEN_BENCH_ARGS ?=
-# Extra arguments for the file figures, e.g. `make bench FILES_BENCH_ARGS="--size-mib 256"`.
+# Extra arguments for the file figures (256 MiB, 3 rounds, 1,000 small files by default), e.g.
+# `make bench FILES_BENCH_ARGS="--files-mib 64 --small-files 200"`.
 FILES_BENCH_ARGS ?=
 WERROR := -Xswiftc -warnings-as-errors
 FORMAT_DIRS := $(wildcard Sources Tests Benchmarks Examples)
@@ -91,7 +92,8 @@ bench: deps-bench release-bench
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
 		"$$bin/hearth-bench" --hearth "$$bin/hearth" --out Benchmarks/out/latest.md $(BENCH_ARGS) && \
 		"$$bin/hearth-bench" listen --hearth "$$bin/hearth" --out Benchmarks/out/listen.md $(LISTEN_BENCH_ARGS) && \
-		"$$bin/hearth-bench" files --hearth "$$bin/hearth" --out Benchmarks/out/files.md $(FILES_BENCH_ARGS)
+		"$$bin/hearth-bench" files --hearth "$$bin/hearth" --out Benchmarks/out/files.md --files-mib 256 --rounds 3 \
+			$(FILES_BENCH_ARGS)
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_DIRS)

@@ -22,7 +22,7 @@ cleanup() {
 trap cleanup EXIT
 
 "$BIN/hearth" serve --host 127.0.0.1 --port 0 --data "$WORK/data" --dev \
-    --database-rules Examples/rules/chat.database.rules.json \
+    --database-rules Examples/rules/chat.database.rules.json --storage-rules Examples/rules/storage.rules \
     --rules Examples/Todo/todo.rules --indexes Examples/Todo/todo.indexes.json >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 for _ in $(seq 200); do grep -qs '^listening on ' "$WORK/server.out" && break; sleep 0.05; done
@@ -73,8 +73,9 @@ snap() {
 # ── Chat: sign up, verify, post, a second device edits and deletes, a second user sees none of it ──
 OUT=docs/captures/chat.txt
 cat >"$OUT" <<HEADER
-hearth-chat against \`hearth serve --dev --database-rules Examples/rules/chat.database.rules.json\`, driven through
-tmux by scripts/capture-examples.sh (dates are the capture's, in UTC; the server address is the run's free port).
+hearth-chat against \`hearth serve --dev --database-rules Examples/rules/chat.database.rules.json
+--storage-rules Examples/rules/storage.rules\`, driven through tmux by scripts/capture-examples.sh (dates are the
+capture's, in UTC; the server address is the run's free port).
 HEADER
 CHAT=("$BIN/hearth-chat" --server "$SERVER")
 start phone "${CHAT[*]} --state $WORK/ann-phone"
@@ -88,12 +89,18 @@ until_shows phone "Email verified."
 keys phone 1 "Hello from Hearth!" 1 "Second post, from the phone"
 until_shows phone "Second post"
 snap phone "Verified, two posts (the server stamps the time)"
+# A 12 KiB picture: the PNG signature, then filler.
+{ printf '\211PNG\r\n\032\n'; head -c $((12 * 1024 - 8)) /dev/zero; } >"$WORK/ann.png"
+keys phone 5 "$WORK/ann.png"
+until_shows phone "Avatar set."
+snap phone "5 set avatar: the picture goes to Storage at users/{uid}/avatar"
 
 start laptop "${CHAT[*]} --state $WORK/ann-laptop"
 until_shows laptop "1 sign up"
 keys laptop 2 ann@example.com "correct horse"
 until_shows laptop "Second post"
-snap laptop "Ann's laptop, signed in: the same list"
+until_shows laptop "avatar: image/png, 12 KB"
+snap laptop "Ann's laptop, signed in: the same list and avatar"
 keys laptop 2 1 "Hello from Hearth! (edited on the laptop)" 3 2
 until_shows laptop "Deleted."
 until_shows phone "(edited "
@@ -116,8 +123,9 @@ echo "wrote $OUT"
 # ── Todo: two devices of one user; an edit cancelled on one never shows anywhere, the rest is live on both ──
 OUT=docs/captures/todo.txt
 cat >"$OUT" <<HEADER
-hearth-todo against \`hearth serve --dev --rules Examples/Todo/todo.rules --indexes Examples/Todo/todo.indexes.json\`,
-driven through tmux by scripts/capture-examples.sh (two terminals signed in as the same user, separate storage).
+hearth-todo against \`hearth serve --dev --rules Examples/Todo/todo.rules --indexes Examples/Todo/todo.indexes.json
+--storage-rules Examples/rules/storage.rules\`, driven through tmux by scripts/capture-examples.sh (two terminals
+signed in as the same user, separate storage).
 HEADER
 TODO=("$BIN/hearth-todo" --server "$SERVER" --email cy@example.com --password "'correct horse'")
 start desk "${TODO[*]} --storage $WORK/cy-desk"
@@ -139,4 +147,8 @@ keys desk "x 2"
 until_shows phone2 "1 Todo Item "
 snap desk "The desk after the phone completed todo 1 and the desk deleted todo 2"
 snap phone2 "The phone, live"
+printf 'outline: summary, figures, next steps\n' >"$WORK/outline.txt"
+keys desk "f 1 $WORK/outline.txt"
+until_shows phone2 "attachment: outline.txt (text/plain)"
+snap phone2 "The desk attached a file to todo 1 (stored in Storage beside the todo); the phone shows it"
 echo "wrote $OUT"

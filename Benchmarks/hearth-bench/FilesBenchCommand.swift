@@ -1,7 +1,7 @@
 import Foundation
 
 /// `hearth-bench files …`: the SDK's Storage uploading and downloading one large file through the release server,
-/// beside `cp` of the same file on the same disk.
+/// beside `cp` of the same file on the same disk, and many small (4 KiB) uploads a second.
 enum FilesBenchCommand {
     static let usage = """
         USAGE: hearth-bench files [options]
@@ -9,12 +9,16 @@ enum FilesBenchCommand {
         Starts the release `hearth` server on 127.0.0.1 with a fresh data directory and, through the Swift SDK's
         Storage, uploads one file of random bytes (putFile: resumable chunks of the SDK's default size) and downloads
         it (write(toFile:) and data(maxSize:)), each several times; beside it, `cp` of the same file on the same disk,
-        alone and followed by `sync` of the copy (the server fsyncs every upload). Medians are reported.
+        alone and followed by `sync` of the copy (the server fsyncs every upload). Medians are reported. Then small
+        files: 4 KiB uploads (putData, one request each) one at a time and several at once, as uploads a second.
 
         OPTIONS:
           --hearth PATH     the hearth binary                 (default .build/release/hearth)
-          --size-mib N      the file's size in MiB, 1…4096    (default 64)
+          --files-mib N     the large file's size in MiB, 1…4096 (default 64; `make bench` passes 256)
+          --size-mib N      the same as --files-mib
           --rounds N        measurements of each figure, 1…50 (default 5)
+          --small-files N   4 KiB uploads per small-file figure, 0…100000 (default 1000; 0 skips them)
+          --small-parallel N  uploads under way at once in the parallel figure, 1…256 (default 8)
           --chunk-mib N     the SDK's uploadChunkSizeBytes in MiB, 1…1024 (default: the SDK's own, 4)
           --out PATH        also write the report here        (default Benchmarks/out/files.md)
           -h, --help        show this help
@@ -27,6 +31,8 @@ enum FilesBenchCommand {
         var sizeMiB = 64
         var rounds = 5
         var chunkMiB: Int?
+        var smallFiles = 1000
+        var smallParallel = 8
         var out: String? = "Benchmarks/out/files.md"
     }
 
@@ -44,12 +50,20 @@ enum FilesBenchCommand {
                 return 0
             case "--hearth": if let path = value() { options.hearth = path } else { return usageError(flag) }
             case "--out": if let path = value() { options.out = path } else { return usageError(flag) }
-            case "--size-mib":
+            case "--size-mib", "--files-mib":
                 guard let size = value().flatMap(Int.init), (1...4096).contains(size) else { return usageError(flag) }
                 options.sizeMiB = size
             case "--chunk-mib":
                 guard let chunk = value().flatMap(Int.init), (1...1024).contains(chunk) else { return usageError(flag) }
                 options.chunkMiB = chunk
+            case "--small-files":
+                guard let count = value().flatMap(Int.init), (0...100_000).contains(count) else {
+                    return usageError(flag)
+                }
+                options.smallFiles = count
+            case "--small-parallel":
+                guard let count = value().flatMap(Int.init), (1...256).contains(count) else { return usageError(flag) }
+                options.smallParallel = count
             case "--rounds":
                 guard let rounds = value().flatMap(Int.init), (1...50).contains(rounds) else { return usageError(flag) }
                 options.rounds = rounds

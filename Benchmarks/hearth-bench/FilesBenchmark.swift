@@ -58,9 +58,12 @@ struct FilesBenchmark {
             toMemory.append(try Self.time { bytes = try blocking { try await reference.data(maxSize: Int64(size)) } })
             guard bytes == expected else { throw BenchError("the downloaded bytes differ") }
         }
+        let small = try SmallFileUploads(
+            storage: storage, count: options.smallFiles, parallel: options.smallParallel
+        ).measure(blocking: blocking)
         return report(
             machine: machine, copy: copy, copySync: copySync, upload: upload, toFile: toFile, toMemory: toMemory,
-            chunk: storage.uploadChunkSizeBytes)
+            chunk: storage.uploadChunkSizeBytes) + small.markdown
     }
 
     private func report(
@@ -93,7 +96,8 @@ struct FilesBenchmark {
         out += "; the server fsyncs every chunk (so the session's offset survives a crash) and reads the finished "
         out += "file back for its checksums before the metadata commits.\n\n"
         let chunkFlag = options.chunkMiB.map { " --chunk-mib \($0)" } ?? ""
-        out += "Command: `hearth-bench files --size-mib \(options.sizeMiB) --rounds \(options.rounds)\(chunkFlag)`\n\n"
+        out += "Command: `hearth-bench files --files-mib \(options.sizeMiB) --rounds \(options.rounds)\(chunkFlag) "
+        out += "--small-files \(options.smallFiles) --small-parallel \(options.smallParallel)`\n\n"
         out += "| figure | median | min–max | throughput | of `cp` + `sync` |\n| --- | ---: | ---: | ---: | ---: |\n"
         out += row("`cp` (page cache, no fsync)", copy)
         out += row("`cp` + `sync` of the copy (baseline)", copySync)
@@ -104,7 +108,7 @@ struct FilesBenchmark {
     }
 
     /// Runs `body` on Swift's pool and waits for it on this thread (the benchmark's thread is not the pool's).
-    private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -88,6 +88,12 @@ import Testing
             let token = try #require(stored["downloadTokens"]?.stringValue)
             let viaToken = try await client.get(Storage.object(annFile), query: [("alt", "media"), ("token", token)])
             #expect(viaToken.body == patternBytes(10))
+            // A token that does not open the object counts as none: refused without a credential, and the rules decide
+            // with one (pyrebase sends the caller's ID token as `token` too).
+            let wrong = [("alt", "media"), ("token", "not-\(token)")]
+            expectStorageError(try await client.get(Storage.object(annFile), query: wrong), 403)
+            let wrongAsBob = try await client.request("GET", Storage.object(annFile), query: wrong, headers: asBob)
+            #expect(wrongAsBob.body == patternBytes(10))
             let listed = try expectOK(
                 await client.request(
                     "GET", Storage.objects(), query: [("prefix", "users/\(annID)/")], headers: asBob))

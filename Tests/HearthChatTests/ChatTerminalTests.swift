@@ -172,4 +172,31 @@ struct ChatTerminalTests {
         try terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
     }
+
+    @Test("set avatar: a numbered command asks for a file path; the chat screen shows the picture's type and size")
+    func setAvatar() async throws {
+        let server = try SharedServer.server
+        let terminal = try ChatTerminalProcess(server: server, label: "avatar")
+        let email = uniqueEmail("avatar")
+        let picture = try pictureFile(server.directory.appendingPathComponent("pictures"), "me.png", size: 12 * 1024)
+        var mark = await terminal.waitFor("1 sign up")
+        try terminal.type("1", email, "correct horse", "1")
+        mark = await terminal.waitFor("avatar: none", after: mark)
+        #expect(terminal.output.contains("4 sign out   5 set avatar   q quit"))
+        try terminal.type("5", server.directory.appendingPathComponent("missing.png").path)
+        mark = await terminal.waitFor("✗ No file to read at", after: mark)
+        try terminal.type("5", picture.path)
+        mark = await terminal.waitFor("✓ Avatar set.", after: mark)
+        let screen = try #require(terminal.output.components(separatedBy: "Hearth Chat · ").last)
+        #expect(screen.contains("· \(email)\navatar: image/png, 12 KB\n"), "\(screen)")
+        try terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+
+        // Started again, the app reads the avatar back from Storage.
+        let again = try ChatTerminalProcess(server: server, label: "avatar")
+        await again.waitFor("avatar: image/png, 12 KB")
+        #expect(again.output.contains("avatar: image/png, 12 KB"), "\(again.output.suffix(600))")
+        try again.type("q")
+        #expect(await again.exitStatus() == 0)
+    }
 }

@@ -17,6 +17,7 @@ struct ExampleRulesTests {
         "example passes its tests",
         arguments: [
             ("todos.rules", "todos.tests.json", 19), ("chat.database.rules.json", "chat.tests.json", 21),
+            ("storage.rules", "storage.tests.json", 12),
             // The Todo example keeps its rules beside it (Examples/Todo).
             ("../Todo/todo.rules", "../Todo/todo.tests.json", 8),
         ])

@@ -63,6 +63,12 @@ struct TerminalTests {
             #expect(afterCancel.contains("Buy milk — semi-skimmed") && !afterCancel.contains("Oat milk"))
             _ = try await type("s 9", until: "unknown command")  // outside the editor, `s` is no command
             _ = try await type("c 1", until: "[x] ★★★★☆")
+            let notes = server.directory.appendingPathComponent("shopping notes.txt")
+            try Data("two litres\n".utf8).write(to: notes)
+            _ = try await type("f 1 \(notes.path)x", until: "No file to read at \(notes.path)x")
+            // The live list may redraw before the command's own screen: wait for the latter, which shows both.
+            let attached = try await type("f 1 \(notes.path)", until: "! attached shopping notes.txt to \"Buy milk\"")
+            #expect(attached.contains("attachment: shopping notes.txt (text/plain)"))
             _ = try await type("x 7", until: "no todo numbered \"7\"")
             _ = try await type("x 1", until: "0 Todo Items")
             input.fileHandleForWriting.write(Data("q\n".utf8))

@@ -12,6 +12,7 @@ struct TodoListModelTests {
     static let arguments = [
         "--rules", TestServer.packageRoot.appendingPathComponent("Examples/Todo/todo.rules").path,
         "--indexes", TestServer.packageRoot.appendingPathComponent("Examples/Todo/todo.indexes.json").path,
+        "--storage-rules", TestServer.packageRoot.appendingPathComponent("Examples/rules/storage.rules").path,
     ]
 
     /// A signed-in view model for `email` on its own app (its own connection, as another device would have).

@@ -14,6 +14,8 @@ public enum ChatError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchPost
     /// The development outbox holds no verification mail for this address.
     case noVerificationMail
+    /// The avatar's file cannot be read (the path given).
+    case unreadableFile(String)
     /// The accounts service refused: wrong password, address in use, weak password…
     case account(String)
     /// The server refused or could not be reached.
@@ -28,6 +30,7 @@ public enum ChatError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emailNotVerified: "Verify your email address before posting."
         case .noSuchPost: "That post is gone."
         case .noVerificationMail: "No verification mail for this address in the server's outbox (is it --dev?)."
+        case .unreadableFile(let path): "No file to read at \(path)."
         case .account(let message), .server(let message): message
         }
     }
@@ -53,6 +56,12 @@ public enum ChatError: Error, Sendable, Equatable, CustomStringConvertible {
             case .permissionDenied: return .server("The server's rules refused this (is your email verified?).")
             case .unavailable: return .server("The server cannot be reached.")
             default: return .server("The server refused: \(error.message)")
+            }
+        case let error as StorageError:
+            switch error.code {
+            case .unauthorized, .unauthenticated: return .server("The server's storage rules refused this.")
+            case .quotaExceeded: return .server("The server has no room for this file.")
+            default: return .server("The file could not be stored: \(error.message)")
             }
         default:
             return .server("\(error)")

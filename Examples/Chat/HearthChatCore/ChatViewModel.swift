@@ -4,7 +4,8 @@ public import Observation
 
 /// The chat app's state and actions, shared by every front end (the `hearth-chat` terminal UI, a SwiftUI view):
 /// sign up or in with email and password, verify the address, then post, edit and delete short messages under
-/// `/posts/{uid}` on the tree, with a live list of the user's own posts.
+/// `/posts/{uid}` on the tree, with a live list of the user's own posts; and set an avatar picture, stored in
+/// Storage at `users/{uid}/avatar`.
 ///
 /// Every action throws a ``ChatError`` worded for the user. ``posts`` follows the server live — changes made on
 /// another device appear without a reload.
@@ -27,6 +28,11 @@ public final class ChatViewModel {
     public private(set) var posts: [ChatPost] = []
     /// Whether ``posts`` reflects the server at least once since the list was opened.
     public private(set) var postsLoaded = false
+    /// The user's avatar picture, once read from Storage (`nil` while unknown or when there is none); see
+    /// ``avatarLoaded``.
+    public private(set) var avatar: ChatAvatar?
+    /// Whether ``avatar`` says what Storage holds (read once the chat opens, and set by ``setAvatar(fromFile:)``).
+    public private(set) var avatarLoaded = false
 
     /// The app (server, project, local session) this model talks to.
     @ObservationIgnored public let app: HearthApp
@@ -167,6 +173,50 @@ public final class ChatViewModel {
         try await run { try await posts.child(id).removeValue() }
     }
 
+    // MARK: Avatar
+
+    /// Uploads the picture at `path` (a local file) as the user's avatar, `users/{uid}/avatar` in Storage, with the
+    /// content type its extension names, and shows its type and size.
+    public func setAvatar(fromFile path: String) async throws(ChatError) {
+        guard let user = auth.currentUser else { throw .notSignedIn }
+        guard case .chatting = phase else { throw .emailNotVerified }
+        let file = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue,
+            FileManager.default.isReadableFile(atPath: file.path)
+        else { throw .unreadableFile(path) }
+        let metadata = StorageMetadata()
+        metadata.contentType = ChatAvatar.contentType(forFile: file)
+        let reference = ChatAvatar.reference(app: app, uid: user.uid)
+        var stored: StorageMetadata?
+        try await run { stored = try await reference.putFileAsync(from: file, metadata: metadata) }
+        if let stored {
+            avatar = ChatAvatar(contentType: stored.contentType ?? "application/octet-stream", size: stored.size)
+            avatarLoaded = true
+        }
+    }
+
+    /// Reads the avatar's metadata from Storage; none stored leaves ``avatar`` `nil`.
+    private func loadAvatar(uid: String) {
+        let reference = ChatAvatar.reference(app: app, uid: uid)
+        Task { [weak self] in
+            let found: ChatAvatar?
+            do {
+                let metadata = try await reference.getMetadata()
+                found = ChatAvatar(contentType: metadata.contentType ?? "application/octet-stream", size: metadata.size)
+            } catch let error as StorageError where error.code == .objectNotFound {
+                found = nil
+            } catch {
+                // Unknown, not absent: the screen keeps saying so rather than claiming there is none.
+                return
+            }
+            // An answer for a session that has since closed, or one a newer upload overtook, is dropped.
+            guard let self, !self.avatarLoaded, self.auth.currentUser?.uid == uid else { return }
+            self.avatar = found
+            self.avatarLoaded = true
+        }
+    }
+
     // MARK: Internals
 
     /// Moves to the phase `user` belongs in, opening or closing the live list.
@@ -174,7 +224,10 @@ public final class ChatViewModel {
         let email = user.email ?? user.uid
         if user.isEmailVerified {
             phase = .chatting(email: email)
-            if listening?.reference.key != user.uid { startListening(uid: user.uid) }
+            if listening?.reference.key != user.uid {
+                startListening(uid: user.uid)
+                loadAvatar(uid: user.uid)
+            }
         } else {
             stopListening()
             phase = .awaitingVerification(email: email)
@@ -226,6 +279,8 @@ public final class ChatViewModel {
         listening = nil
         posts = []
         postsLoaded = false
+        avatar = nil
+        avatarLoaded = false
     }
 
     /// Runs an SDK call, turning its error into the user's wording.

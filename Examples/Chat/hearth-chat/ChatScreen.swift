@@ -30,6 +30,7 @@ struct ChatScreen {
             lines.append(" 3 send the mail again   4 sign out   q quit")
         case .chatting(let email):
             lines.append("Hearth Chat · \(server) · \(email)")
+            lines.append("avatar: " + (model.avatar?.summary ?? (model.avatarLoaded ? "none" : "…")))
             lines.append(Self.rule)
             if !model.postsLoaded {
                 lines.append("Loading your posts…")
@@ -42,7 +43,7 @@ struct ChatScreen {
                 lines.append(line)
             }
             lines.append(Self.rule)
-            lines.append(" 1 post   2 edit   3 delete   4 sign out   q quit")
+            lines.append(" 1 post   2 edit   3 delete   4 sign out   5 set avatar   q quit")
         }
         if let notice { lines.append(notice) }
         return lines.joined(separator: "\n") + "\n" + prompt

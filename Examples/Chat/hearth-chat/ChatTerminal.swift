@@ -163,6 +163,10 @@ final class ChatTerminal {
                     return "Deleted."
                 },
                 "4": Self.signOut(model),
+                "5": Form(prompts: [("Picture file path", false)]) { answers throws(ChatError) in
+                    try await model.setAvatar(fromFile: answers[0])
+                    return "Avatar set."
+                },
             ]
         }
     }

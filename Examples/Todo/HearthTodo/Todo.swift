@@ -1,7 +1,9 @@
 public import Foundation
+public import HearthModels
 
 /// One todo. `owner` is the creator's user ID: the rules (`Examples/Todo/todo.rules`) let only the owner read or
-/// change it. Hearth's typed layer adds `createdAt` and `updatedAt`.
+/// change it. Hearth's typed layer adds `createdAt` and `updatedAt`. An ``attachment`` is a file in Storage beside
+/// the todo's document (`todos/{id}/{name}`), stored in the document as Ballcap's `{path, url, mimeType, metadata}`.
 public struct Todo: Codable, Sendable, Equatable {
     /// The creator's user ID.
     public var owner: String
@@ -15,10 +17,13 @@ public struct Todo: Codable, Sendable, Equatable {
     public var date: Date
     /// Whether it is done.
     public var completed: Bool
+    /// A file attached to it, if any (absent from the document when `nil`).
+    public var attachment: File?
 
     /// A todo of `owner`'s, not yet completed.
     public init(
-        owner: String, title: String, note: String = "", importance: Int = 3, date: Date, completed: Bool = false
+        owner: String, title: String, note: String = "", importance: Int = 3, date: Date, completed: Bool = false,
+        attachment: File? = nil
     ) {
         self.owner = owner
         self.title = title
@@ -26,6 +31,7 @@ public struct Todo: Codable, Sendable, Equatable {
         self.importance = importance
         self.date = date
         self.completed = completed
+        self.attachment = attachment
     }
 
     /// The importance as five stars, filled up to it: `★★★☆☆`.

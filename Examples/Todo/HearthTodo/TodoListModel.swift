@@ -78,8 +78,32 @@ public final class TodoListModel {
         try await todo.update()
     }
 
-    /// Deletes `todo`.
-    public func delete(_ todo: Document<Todo>) async throws { try await todo.delete() }
+    /// Deletes `todo` and its attachment's bytes in Storage (already gone is fine): the file first, while the
+    /// storage rules (`Examples/rules/storage.rules`) can still read the todo's owner.
+    public func delete(_ todo: Document<Todo>) async throws { try await todo.delete(deletingFiles: true) }
+
+    /// Attaches the local file at `fileURL` to `todo`: the typed layer uploads it beside the todo's document
+    /// (`todos/{id}/{name}` in Storage, typed by its extension) before it writes the todo. An attachment of another
+    /// name that it replaces is deleted from Storage.
+    /// - Throws: ``TodoError/unreadableFile(_:)`` before sending anything when there is no file to read; Storage's
+    ///   or the database's error otherwise.
+    public func attach(_ fileURL: URL, to todo: Document<Todo>) async throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isFolder), !isFolder.boolValue,
+            FileManager.default.isReadableFile(atPath: fileURL.path)
+        else { throw TodoError.unreadableFile(fileURL.path) }
+        var todo = todo
+        let replaced = todo[\.attachment]
+        let file = File(Self.storageReference(of: todo).child(fileURL.lastPathComponent), fileURL: fileURL)
+        todo[\.attachment] = file
+        try await todo.update()
+        if let replaced, replaced.path != file.path { try await replaced.delete() }
+    }
+
+    /// Where `todo`'s files live in Storage: the document's path in its app's default bucket.
+    public static func storageReference(of todo: Document<Todo>) -> StorageReference {
+        Storage.storage(app: todo.reference.firestore.app).reference(withPath: todo.reference.path)
+    }
 }
 
 /// A todo the app refuses before sending it (the rules would refuse it too).
@@ -88,6 +112,8 @@ public enum TodoError: Error, Equatable, CustomStringConvertible {
     case invalidTitle
     /// The importance is outside ``Todo/importanceRange``.
     case invalidImportance
+    /// No file can be read at the path given to attach.
+    case unreadableFile(String)
 
     static func check(_ todo: Todo) throws {
         guard !todo.title.isEmpty, todo.title.count <= Todo.maximumTitleLength else { throw TodoError.invalidTitle }
@@ -99,6 +125,7 @@ public enum TodoError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .invalidTitle: "A todo needs a title of 1 to \(Todo.maximumTitleLength) characters."
         case .invalidImportance: "Importance goes from 1 to 5 stars."
+        case .unreadableFile(let path): "No file to read at \(path)."
         }
     }
 }

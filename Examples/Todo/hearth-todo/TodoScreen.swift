@@ -25,6 +25,9 @@ struct TodoScreen {
                 "\(number)  \(check) \(todo.data.stars)  \(Self.dayFormat.string(from: todo[\.date]))  \(todo[\.title])"
             if !todo[\.note].isEmpty { line += " — \(todo[\.note])" }
             text += line + "\n"
+            if let file = todo[\.attachment] {
+                text += "       attachment: \(file.name) (\(file.mimeType.rawValue))\n"
+            }
         }
         text += "\n"
         if let draft {
@@ -34,7 +37,8 @@ struct TodoScreen {
             text += "t TITLE · n NOTE · s 1-5 · d YYYY-MM-DD · save · cancel\n"
         } else {
             text +=
-                "a TITLE [| NOTE | STARS | YYYY-MM-DD] add · e N edit · c N complete · u N undo · x N delete · q quit\n"
+                "a TITLE [| NOTE | STARS | YYYY-MM-DD] add · e N edit · c N complete · u N undo · x N delete\n"
+                + "f N PATH attach a file · q quit\n"
         }
         if let message { text += "! \(message)\n" }
         text += "> "

@@ -92,6 +92,7 @@ final class TodoTerminal {
             case "c": try await model.setCompleted(try todo(argument), true)
             case "u": try await model.setCompleted(try todo(argument), false)
             case "x": try await model.delete(try todo(argument))
+            case "f": try await attach(argument)
             default: message = "unknown command \"\(command)\""
             }
         } catch {
@@ -109,6 +110,15 @@ final class TodoTerminal {
         if parts.count > 2, !parts[2].isEmpty { todo[\.importance] = try Self.stars(parts[2]) }
         if parts.count > 3, !parts[3].isEmpty { todo[\.date] = try Self.day(parts[3]) }
         try await model.save(todo)
+    }
+
+    /// `f N PATH`: attaches the local file at PATH to todo N.
+    private func attach(_ argument: String) async throws {
+        let (number, path) = Self.split(argument)
+        guard !path.isEmpty else { throw Problem("attach with: f N PATH") }
+        let todo = try todo(number)
+        try await model.attach(URL(fileURLWithPath: (path as NSString).expandingTildeInPath), to: todo)
+        message = "attached \((path as NSString).lastPathComponent) to \"\(todo[\.title])\""
     }
 
     private func todo(_ argument: String) throws -> Document<Todo> {

@@ -82,7 +82,7 @@ extension File {
             return nil
         }
         return storageReference.getData(maxSize: size) { [self] data, error in
-            if let data { self.data = data }
+            if let data { self.keep(downloaded: data) }
             done.call(data, error)
         }
     }
@@ -93,7 +93,7 @@ extension File {
     public func getData(maxSize: Int64 = 100_000_000) async throws -> Data {
         if let data { return data }
         let downloaded = try await storageReference.data(maxSize: maxSize)
-        data = downloaded
+        keep(downloaded: downloaded)
         return downloaded
     }
 

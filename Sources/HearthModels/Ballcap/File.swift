@@ -23,6 +23,8 @@ public final class File: Hashable, Sendable, CustomDebugStringConvertible {
         var data: Data?
         var originalURL: URL?
         var storageMetadata: StorageMetadata?
+        /// Whether ``data`` holds the stored bytes as downloaded, rather than bytes to upload.
+        var dataIsStored = false
     }
 
     /// Where the bytes live.
@@ -111,7 +113,28 @@ public final class File: Hashable, Sendable, CustomDebugStringConvertible {
     /// The bytes: those given to upload, or those read by ``getData(_:completion:)``.
     public var data: Data? {
         get { state.withLock { $0.data } }
-        set { state.withLock { $0.data = newValue } }
+        set {
+            state.withLock {
+                $0.data = newValue
+                $0.dataIsStored = false
+            }
+        }
+    }
+
+    /// Keeps `downloaded`, the stored bytes, in ``data`` without marking them as bytes to upload.
+    func keep(downloaded: Data) {
+        state.withLock {
+            $0.data = downloaded
+            $0.dataIsStored = true
+        }
+    }
+
+    /// Whether saving the document that holds the file uploads it first: it has bytes of its own (``data`` not
+    /// read from Storage, or an ``originalURL``) and ``save(_:)`` has not stored them yet.
+    public var hasUnsavedBytes: Bool {
+        state.withLock { state in
+            state.storageMetadata == nil && ((state.data != nil && !state.dataIsStored) || state.originalURL != nil)
+        }
     }
 
     /// The local file ``save(_:)`` uploads when there is no ``data``.

@@ -14,17 +14,15 @@ extension StorageAPI {
     }
 
     /// `GET …/o/{name}?alt=media`: the bytes, from the file. A valid `token` bypasses access checks, as Firebase's
-    /// download URLs do; `If-None-Match` on the current etag answers 304; `Range` answers 206.
+    /// download URLs do; a `token` that does not open the object counts as none, so the caller's credential and the
+    /// rules decide, as the Storage emulator does (pyrebase sends the ID token there as well as in `Authorization`).
+    /// `If-None-Match` on the current etag answers 304; `Range` answers 206.
     func download(_ request: HTTPRequest, _ bucket: String, _ name: String) throws(HearthError) -> HTTPResponse {
         let object: StoredObject
-        if let token = request.queryValue("token") {
-            guard let found = try store.object(bucket: bucket, name: name), found.downloadTokens.contains(token)
-            else {
-                throw HearthError(.permissionDenied, "The download token is not valid for this object.")
-            }
+        let found = try store.object(bucket: bucket, name: name)
+        if let token = request.queryValue("token"), let found, found.downloadTokens.contains(token) {
             object = found
         } else {
-            let found = try store.object(bucket: bucket, name: name)
             try access.check(request, .get, bucket: bucket, name: name, existing: found)
             guard let found else { throw StorageAPIErrors.notFound(name) }
             object = found

@@ -4,10 +4,13 @@ import Testing
 
 extension Trait where Self == SharedServer {
     /// One dev-mode server for the whole suite, running the chat example's tree rules,
-    /// `Examples/rules/chat.database.rules.json`.
+    /// `Examples/rules/chat.database.rules.json`, and the examples' storage rules, `Examples/rules/storage.rules`.
     static var chatServer: SharedServer {
-        let rules = TestServer.packageRoot.appendingPathComponent("Examples/rules/chat.database.rules.json")
-        return .sharedServer(arguments: ["--database-rules", rules.path])
+        let rules = TestServer.packageRoot.appendingPathComponent("Examples/rules")
+        return .sharedServer(arguments: [
+            "--database-rules", rules.appendingPathComponent("chat.database.rules.json").path,
+            "--storage-rules", rules.appendingPathComponent("storage.rules").path,
+        ])
     }
 }
 
