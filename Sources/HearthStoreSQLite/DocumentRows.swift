@@ -5,9 +5,11 @@ import HearthStore
 /// Reading and writing rows of the `documents` and `index_entries` tables.
 enum DocumentRows {
     /// The most bytes of a row's key columns and fields kept in its `documents` row; a larger row's fields go to
-    /// `document_bodies` (migration 7). With 1 KiB pages an index B-tree cell holds up to 231 bytes before it
-    /// overflows; the rest of the budget is the record's header and times.
-    static let inlineRowBytes = 200
+    /// `document_bodies` (migration 7), at the price of a second insert. With 1 KiB pages an index B-tree cell holds
+    /// about 230 bytes before it overflows, so rows up to this bound overflow by at most four pages, which a key
+    /// comparison reads; large documents, whose comparisons read their whole overflow chain (a 100,000-name
+    /// `batchGet` beside twenty 200 KB documents: 7-10 s inline, 0.2-0.5 s out), are the ones kept out.
+    static let inlineRowBytes = 1024
 
     static func fetch(_ path: ResourcePath, in db: SQLiteConnection) throws -> StoredDocument? {
         let statement = try db.prepare(
@@ -21,6 +23,20 @@ enum DocumentRows {
             path: path, fieldsJSON: fields,
             createTime: Timestamp(microseconds: statement.int64(at: 1)),
             updateTime: Timestamp(microseconds: statement.int64(at: 2)))
+    }
+
+    /// The body the row of `collection`/`id` names, if any.
+    private static func bodyID(collection: String, id: String, in db: SQLiteConnection) throws -> Int64? {
+        let statement = try db.prepare(static: "SELECT body FROM documents WHERE collection = ? AND id = ?")
+        defer { statement.reset() }
+        statement.bind(collection, at: 1)
+        statement.bind(id, at: 2)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    private static func deleteBody(_ id: Int64, in db: SQLiteConnection) throws {
+        try run("DELETE FROM document_bodies WHERE id = ?", in: db) { statement in statement.bind(id, at: 1) }
     }
 
     /// The fields kept in `document_bodies` under `id`.
@@ -46,7 +62,9 @@ enum DocumentRows {
         let nameKey = IndexKey.encode(segments: document.path.segments)
         let rowBytes =
             collection.utf8.count + id.utf8.count + collectionID.utf8.count + nameKey.count + fieldsJSON.count
-        // A row that would overflow keeps its fields beside it: a new body each time, the trigger deletes the old.
+        // An update first finds the body its row names now (a create has none), to delete it once replaced.
+        let oldBody = oldFields == nil ? nil : try bodyID(collection: collection, id: id, in: db)
+        // A row that would overflow keeps its fields beside it: a new body each time.
         var body: Int64?
         if rowBytes > inlineRowBytes {
             try run("INSERT INTO document_bodies(fields) VALUES (?)", in: db) { statement in
@@ -71,6 +89,7 @@ enum DocumentRows {
             statement.bind(document.updateTime.microseconds, at: 7)
             if let body { statement.bind(body, at: 8) } else { statement.bindNull(at: 8) }
         }
+        if let oldBody, oldBody != body { try deleteBody(oldBody, in: db) }
         try updateIndexEntries(
             collection: collection, id: id, old: oldFields.map(IndexEntry.entries(for:)) ?? [],
             new: entries ?? IndexEntry.entries(for: document.fields), in: db)
@@ -79,10 +98,12 @@ enum DocumentRows {
     static func delete(_ path: ResourcePath, oldFields: [String: Value], in db: SQLiteConnection) throws {
         let collection = path.parent.description
         let id = path.lastSegment
+        let oldBody = try bodyID(collection: collection, id: id, in: db)
         try run("DELETE FROM documents WHERE collection = ? AND id = ?", in: db) { statement in
             statement.bind(collection, at: 1)
             statement.bind(id, at: 2)
         }
+        if let oldBody { try deleteBody(oldBody, in: db) }
         try updateIndexEntries(collection: collection, id: id, old: IndexEntry.entries(for: oldFields), new: [], in: db)
     }
 
