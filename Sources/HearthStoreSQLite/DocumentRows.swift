@@ -12,27 +12,27 @@ enum DocumentRows {
     static let inlineRowBytes = 1024
 
     static func fetch(_ path: ResourcePath, in db: SQLiteConnection) throws -> StoredDocument? {
+        try fetchRow(path, in: db)?.document
+    }
+
+    /// The document at `path` and the body its row names (`nil` when its fields are in the row): the writer keeps
+    /// the body's ID to delete it once the row no longer names it.
+    static func fetchRow(
+        _ path: ResourcePath, in db: SQLiteConnection
+    ) throws -> (document: StoredDocument, body: Int64?)? {
         let statement = try db.prepare(
             static: "SELECT fields, create_time, update_time, body FROM documents WHERE collection = ? AND id = ?")
         defer { statement.reset() }
         statement.bind(.text(path.parent.description), at: 1)
         statement.bind(.text(path.lastSegment), at: 2)
         guard try statement.step() else { return nil }
-        let fields = statement.isNull(at: 3) ? statement.blob(at: 0) : try body(statement.int64(at: 3), in: db)
-        return StoredDocument(
+        let bodyID = statement.isNull(at: 3) ? nil : statement.int64(at: 3)
+        let fields = try bodyID.map { id in try body(id, in: db) } ?? statement.blob(at: 0)
+        let document = StoredDocument(
             path: path, fieldsJSON: fields,
             createTime: Timestamp(microseconds: statement.int64(at: 1)),
             updateTime: Timestamp(microseconds: statement.int64(at: 2)))
-    }
-
-    /// The body the row of `collection`/`id` names, if any.
-    private static func bodyID(collection: String, id: String, in db: SQLiteConnection) throws -> Int64? {
-        let statement = try db.prepare(static: "SELECT body FROM documents WHERE collection = ? AND id = ?")
-        defer { statement.reset() }
-        statement.bind(collection, at: 1)
-        statement.bind(id, at: 2)
-        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
-        return statement.int64(at: 0)
+        return (document, bodyID)
     }
 
     private static func deleteBody(_ id: Int64, in db: SQLiteConnection) throws {
@@ -51,10 +51,11 @@ enum DocumentRows {
     }
 
     /// Writes a document's row and brings its index entries from `oldFields` to the document's; `entries` are the
-    /// document's entries when already worked out.
+    /// document's entries when already worked out. `oldBody` is the body the row named before (``fetchRow(_:in:)``),
+    /// deleted once the row names another or none.
     static func store(
         _ document: DocumentSnapshot, fieldsJSON: [UInt8], entries: [IndexEntry]? = nil, oldFields: [String: Value]?,
-        in db: SQLiteConnection
+        oldBody: Int64?, in db: SQLiteConnection
     ) throws {
         let collection = document.path.parent.description
         let id = document.path.lastSegment
@@ -62,8 +63,6 @@ enum DocumentRows {
         let nameKey = IndexKey.encode(segments: document.path.segments)
         let rowBytes =
             collection.utf8.count + id.utf8.count + collectionID.utf8.count + nameKey.count + fieldsJSON.count
-        // An update first finds the body its row names now (a create has none), to delete it once replaced.
-        let oldBody = oldFields == nil ? nil : try bodyID(collection: collection, id: id, in: db)
         // A row that would overflow keeps its fields beside it: a new body each time.
         var body: Int64?
         if rowBytes > inlineRowBytes {
@@ -95,10 +94,12 @@ enum DocumentRows {
             new: entries ?? IndexEntry.entries(for: document.fields), in: db)
     }
 
-    static func delete(_ path: ResourcePath, oldFields: [String: Value], in db: SQLiteConnection) throws {
+    /// Deletes a document's row, the body it names (`oldBody`, from ``fetchRow(_:in:)``) and its index entries.
+    static func delete(
+        _ path: ResourcePath, oldFields: [String: Value], oldBody: Int64?, in db: SQLiteConnection
+    ) throws {
         let collection = path.parent.description
         let id = path.lastSegment
-        let oldBody = try bodyID(collection: collection, id: id, in: db)
         try run("DELETE FROM documents WHERE collection = ? AND id = ?", in: db) { statement in
             statement.bind(collection, at: 1)
             statement.bind(id, at: 2)

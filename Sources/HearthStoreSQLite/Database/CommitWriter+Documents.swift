@@ -86,6 +86,8 @@ extension CommitWriter {
         /// The write's fields as stored, when made on the submitting thread.
         var encoded: EncodedFields?
         var before: StoredDocument?
+        /// The body `before`'s row names, deleted once the write replaces or removes it.
+        var beforeBody: Int64?
         var current: DocumentSnapshot?
         var outcome: WriteApplier.Outcome
         /// Set when the precondition failed in a judged commit: what to answer once the rules allowed the write,
@@ -107,7 +109,8 @@ extension CommitWriter {
     func prepare(
         _ write: Write, encoded: EncodedFields?, commitTime: Timestamp, database: DatabaseName, judged: Bool = false
     ) throws -> PreparedWrite {
-        let before = try DocumentRows.fetch(write.path, in: connection)
+        let row = try DocumentRows.fetchRow(write.path, in: connection)
+        let before = row?.document
         let current = try before?.snapshot()
         do throws(HearthError) {
             try WriteApplier.checkPrecondition(of: write, on: current, database: database)
@@ -116,12 +119,13 @@ extension CommitWriter {
             let meant = write.precondition == .exists(false) ? nil : current
             let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: meant, commitTime: commitTime)
             return PreparedWrite(
-                write: write, encoded: encoded, before: before, current: current, outcome: outcome,
-                failedPrecondition: error, judgedBefore: meant)
+                write: write, encoded: encoded, before: before, beforeBody: row?.body, current: current,
+                outcome: outcome, failedPrecondition: error, judgedBefore: meant)
         }
         let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
         return PreparedWrite(
-            write: write, encoded: encoded, before: before, current: current, outcome: outcome, judgedBefore: current)
+            write: write, encoded: encoded, before: before, beforeBody: row?.body, current: current, outcome: outcome,
+            judgedBefore: current)
     }
 
     /// Stores a prepared write: its row, index entries and change-log record.
@@ -137,12 +141,13 @@ extension CommitWriter {
             let json = prepared.encoded?.json ?? Value.encodeFields(document.fields)
             try DocumentRows.store(
                 document, fieldsJSON: json, entries: prepared.encoded?.entries, oldFields: current?.fields,
-                in: connection)
+                oldBody: prepared.beforeBody, in: connection)
             try catalog.updateEntries(path: write.path, old: current?.fields, new: document.fields, in: connection)
             after = StoredDocument(
                 path: document.path, fieldsJSON: json, createTime: document.createTime, updateTime: document.updateTime)
         } else if let current {
-            try DocumentRows.delete(write.path, oldFields: current.fields, in: connection)
+            try DocumentRows.delete(
+                write.path, oldFields: current.fields, oldBody: prepared.beforeBody, in: connection)
             try catalog.updateEntries(path: write.path, old: current.fields, new: nil, in: connection)
         }
         let record = try ChangeLog.append(
