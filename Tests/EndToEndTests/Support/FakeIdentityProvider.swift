@@ -142,13 +142,10 @@ final class FakeIdentityProvider: Sendable {
     func authorizationCode(
         clientID: String, clientSecret: String, redirectURI: String, codeChallenge: String, idToken: String
     ) -> String {
-        let code = "code-" + UUID().uuidString
-        state.withLock {
-            $0.codes[code] = PendingCode(
+        issue(
+            PendingCode(
                 clientID: clientID, clientSecret: clientSecret, redirectURI: redirectURI, codeChallenge: codeChallenge,
-                idToken: idToken)
-        }
-        return code
+                idToken: idToken))
     }
 
     /// A Facebook- or GitHub-shaped authorization code: redeemable once at `/oauth/access_token` (Graph) or
@@ -156,12 +153,16 @@ final class FakeIdentityProvider: Sendable {
     func oauthCode(
         clientID: String, clientSecret: String, redirectURI: String, codeChallenge: String, accessToken: String
     ) -> String {
-        let code = "code-" + UUID().uuidString
-        state.withLock {
-            $0.codes[code] = PendingCode(
+        issue(
+            PendingCode(
                 clientID: clientID, clientSecret: clientSecret, redirectURI: redirectURI, codeChallenge: codeChallenge,
-                idToken: "", accessToken: accessToken)
-        }
+                idToken: "", accessToken: accessToken))
+    }
+
+    /// A fresh code redeemable once for `pending`.
+    private func issue(_ pending: PendingCode) -> String {
+        let code = "code-" + UUID().uuidString
+        state.withLock { $0.codes[code] = pending }
         return code
     }
 
