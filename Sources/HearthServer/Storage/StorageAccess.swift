@@ -30,7 +30,7 @@ struct StorageAccess: Sendable {
         let rules = engine.storageRules
         if rules === StorageRuleset.allowAll { return }
         let judged = StorageRequest(
-            method: method, bucket: bucket, name: name, auth: auth, time: now(),
+            method: method, bucket: bucket, name: name, auth: auth, time: clock.now(),
             existing: existing.map(Self.rulesObject), incoming: incoming)
         let decision = rules.authorize(judged, reader: StoreDocumentReader(store: documents))
         if let failure = decision.failure { throw failure }
@@ -58,6 +58,4 @@ struct StorageAccess: Sendable {
             contentDisposition: attributes.contentDisposition, contentEncoding: attributes.contentEncoding,
             contentLanguage: attributes.contentLanguage)
     }
-
-    private func now() -> Timestamp { clock.now() }
 }
