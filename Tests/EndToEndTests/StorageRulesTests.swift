@@ -74,6 +74,24 @@ import Testing
                 try await client.resumable(
                     url, "upload, finalize", offset: 0, body: patternBytes(1200), headers: asAnn),
                 403)
+            // Multipart: judged once its metadata part is in (with the size its length implies), and again at the end.
+            func multipart(_ name: String, _ size: Int, _ headers: [String: String]) async throws -> HTTPResult {
+                let body =
+                    Array("--mp\r\nContent-Type: application/json\r\n\r\n{\"name\":\"\(name)\"}\r\n".utf8)
+                    + Array("--mp\r\nContent-Type: image/png\r\n\r\n".utf8) + patternBytes(size)
+                    + Array("\r\n--mp--".utf8)
+                return try await client.request(
+                    "POST", Storage.objects(), body: body,
+                    headers: headers.merging([
+                        "X-Goog-Upload-Protocol": "multipart", "Content-Type": "multipart/related; boundary=mp",
+                    ]) { $1 })
+            }
+            let justUnder = try expectOK(await multipart("users/\(annID)/m.png", 999, asAnn))
+            #expect(justUnder["size"] == "999")
+            expectStorageError(try await multipart("users/\(annID)/m2.png", 1000, asAnn), 403)
+            expectStorageError(try await multipart("users/\(annID)/m3.png", 10, asBob), 403)
+            expectStorageError(
+                try await client.request("GET", Storage.object("users/\(annID)/m2.png"), headers: asBob), 404)
             let bobStart = try await client.request(
                 "POST", Storage.objects(), query: [("name", "users/\(annID)/s.png")],
                 json: #"{"contentType":"image/png"}"#,
@@ -97,7 +115,7 @@ import Testing
             let listed = try expectOK(
                 await client.request(
                     "GET", Storage.objects(), query: [("prefix", "users/\(annID)/")], headers: asBob))
-            #expect(listed["items"]?.arrayValue?.count == 1)
+            #expect(listed["items"]?.arrayValue?.count == 2)  // the avatar and the multipart upload
             expectStorageError(
                 try await client.get(Storage.objects(), query: [("prefix", "users/\(annID)/")]), 403)
 

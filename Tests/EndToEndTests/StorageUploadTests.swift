@@ -147,6 +147,45 @@ func waitFor(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    /// Multipart uploads stream like media ones: a file past the 10 MiB request body limit is stored whole, and
+    /// malformed bodies are refused with nothing left on disk.
+    @Test func multipartUploadsStreamPastTheBodyLimit() async throws {
+        try await withHearth { server in
+            let client = server.client
+            let headers = ["X-Goog-Upload-Protocol": "multipart", "Content-Type": "multipart/related; boundary=bnd"]
+            func body(_ name: String, _ file: [UInt8], tail: String = "\r\n--bnd--") -> [UInt8] {
+                Array("--bnd\r\nContent-Type: application/json\r\n\r\n{\"name\":\"\(name)\"}\r\n".utf8)
+                    + Array("--bnd\r\nContent-Type: application/octet-stream\r\n\r\n".utf8) + file + Array(tail.utf8)
+            }
+            let file = patternBytes(11_000_000, seed: 9)
+            let stored = try expectOK(
+                await client.request("POST", Storage.objects(), body: body("big", file), headers: headers))
+            #expect(stored["size"] == "11000000")
+            #expect(try await client.get(Storage.object("big"), query: [("alt", "media")]).body == file)
+            // The Cloud Storage JSON API's multipart upload streams too.
+            let viaGCS = try await client.request(
+                "POST", "/upload/storage/v1/b/\(Storage.bucket)/o", query: [("uploadType", "multipart")],
+                body: body("big-gcs", file), headers: ["Content-Type": "multipart/related; boundary=bnd"])
+            #expect(try expectOK(viaGCS)["size"] == "11000000")
+
+            let blobsBefore = Storage.files(server).blobs.count
+            let cutShort = body("cut", file, tail: "\r\n--bn")
+            expectStorageError(
+                try await client.request("POST", Storage.objects(), body: cutShort, headers: headers), 400)
+            let threeParts = body("three", file, tail: "\r\n--bnd\r\n\r\nmore\r\n--bnd--")
+            expectStorageError(
+                try await client.request("POST", Storage.objects(), body: threeParts, headers: headers), 400)
+            let hugeMetadata =
+                Array("--bnd\r\n\r\n{\"name\":\"".utf8) + Array(repeating: UInt8(ascii: "n"), count: 70_000)
+            expectStorageError(
+                try await client.request("POST", Storage.objects(), body: hugeMetadata, headers: headers), 400)
+            expectStorageError(try await client.get(Storage.object("cut")), 404)
+            expectStorageError(try await client.get(Storage.object("three")), 404)
+            #expect(Storage.files(server).blobs.count == blobsBefore)
+            #expect(Storage.files(server).tmp.isEmpty)
+        }
+    }
+
     @Test func killNineMidUploadLeavesNeitherMetadataNorBytes() async throws {
         let server = try await HearthProcess.start()
         let socket = try RawSocket(port: server.port)

@@ -70,8 +70,9 @@ struct CloudStorageAPI: API, StreamingAPI {
         guard let route = parse(request.path), route.kind == .upload, route.name == nil else { return nil }
         let type = request.queryValue("uploadType")
         let isMedia = request.method == "POST" && type == "media"
+        let isMultipart = request.method == "POST" && type == "multipart"
         let isChunk = request.method == "PUT" && request.queryValue("upload_id") != nil
-        guard isMedia || isChunk else { return nil }
+        guard isMedia || isMultipart || isChunk else { return nil }
         do throws(HearthError) {
             try requireAdmin(request)
             if isMedia {
@@ -79,11 +80,18 @@ struct CloudStorageAPI: API, StreamingAPI {
                     throw .invalidArgument("A media upload needs ?name=.")
                 }
                 try ObjectName.validate(name)
-                let sink = try MediaUploadSink(
-                    store: store, bucket: route.bucket, name: name,
-                    attributes: ObjectAttributes(contentType: request.headers["Content-Type"]), work: storage.work,
-                    answers: CloudStorageJSON.answers(host: host(request)), finalCheck: { _ throws(HearthError) in })
+                let target = ObjectUploadSink.Target(
+                    name: name, attributes: ObjectAttributes(contentType: request.headers["Content-Type"]))
+                let sink = try ObjectUploadSink(
+                    store: store, bucket: route.bucket, target: target, work: storage.work,
+                    answers: CloudStorageJSON.answers(host: host(request)), judge: { _, _ throws(HearthError) in })
                 return ("gcs.upload.media", .streamed(sink))
+            }
+            if isMultipart {
+                let sink = try ObjectUploadSink(
+                    multipart: request, store: store, bucket: route.bucket, work: storage.work,
+                    answers: CloudStorageJSON.answers(host: host(request)), judge: { _, _ throws(HearthError) in })
+                return ("gcs.upload.multipart", .streamed(sink))
             }
             return ("gcs.upload.resumable", try chunkPlan(request, route))
         } catch {
@@ -205,13 +213,10 @@ struct CloudStorageAPI: API, StreamingAPI {
         return CloudStorageJSON.listing(listing, host: host)
     }
 
-    /// `uploadType=multipart` (buffered) and `uploadType=resumable` (a new session; its URL in `Location`).
+    /// `uploadType=resumable`: a new session, its URL in `Location`. (Media and multipart uploads stream; see
+    /// `bodyPlan`.)
     private func upload(_ request: HTTPRequest, _ route: Route, host: String) throws(HearthError) -> HTTPReply {
         switch request.queryValue("uploadType") {
-        case "multipart":
-            let (name, attributes, file) = try MultipartRelated.upload(request)
-            let object = try store.put(file, bucket: route.bucket, name: name, attributes: attributes)
-            return .response(CloudStorageJSON.response(object, host: host))
         case "resumable":
             let (name, attributes) = try StorageAPI.sessionTarget(
                 request, contentType: request.headers["X-Upload-Content-Type"])

@@ -3,12 +3,10 @@ import HearthHTTP
 import HearthStorage
 
 extension StorageAPI {
-    /// The buffered uploads: multipart, and the resumable protocol's `start`, `query` and `cancel`. (Media uploads
+    /// The buffered uploads: the resumable protocol's `start`, `query` and `cancel`. (Media and multipart uploads
     /// and resumable chunks stream; see `bodyPlan`.)
     func upload(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPReply {
         switch UploadKind(request) {
-        case .multipart:
-            return try multipart(request, route)
         case .resumable(let command) where command.start:
             return .response(try startSession(request, route))
         case .resumable(let command) where command.query:
@@ -27,18 +25,6 @@ extension StorageAPI {
             throw .invalidArgument(
                 "X-Goog-Upload-Command must be start, upload, finalize, query or cancel for a resumable upload.")
         }
-    }
-
-    /// `multipart/related`: the metadata part, then the file part. Buffered, so limited to the request body limit.
-    private func multipart(_ request: HTTPRequest, _ route: StorageRoute) throws(HearthError) -> HTTPReply {
-        let (name, attributes, file) = try MultipartRelated.upload(request)
-        let existing = try store.object(bucket: route.bucket, name: name)
-        try access.check(
-            request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
-            incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: file.count, attributes: attributes)
-        )
-        let object = try store.put(file, bucket: route.bucket, name: name, attributes: attributes)
-        return .response(StorageJSON.response(object))
     }
 
     /// `X-Goog-Upload-Command: start`: a new session; its URL is in `X-Goog-Upload-URL`.

@@ -28,6 +28,13 @@ struct StorageAPI: API, StreamingAPI {
             switch kind {
             case .resumable(let command):
                 return ("storage.upload.resumable", try chunkPlan(request, route, finalize: command.finalize))
+            case .multipart:
+                let sink = try ObjectUploadSink(
+                    multipart: request, store: store, bucket: route.bucket, work: work,
+                    answers: UploadAnswers(
+                        stored: { StorageJSON.response($0) }, progress: { ResumableResponses.active(received: $0) }),
+                    judge: judge(request, bucket: route.bucket))
+                return ("storage.upload.multipart", .streamed(sink))
             default:
                 return ("storage.upload.media", try mediaPlan(request, route))
             }
@@ -41,23 +48,26 @@ struct StorageAPI: API, StreamingAPI {
             throw .invalidArgument("An upload needs the object name in ?name=.")
         }
         try ObjectName.validate(name)
-        let existing = try store.object(bucket: route.bucket, name: name)
-        let method: FirestoreMethod = existing == nil ? .create : .update
-        let attributes = ObjectAttributes(contentType: request.headers["Content-Type"])
+        let target = ObjectUploadSink.Target(
+            name: name, attributes: ObjectAttributes(contentType: request.headers["Content-Type"]))
         let bucket = route.bucket
         // Judged at the start with the declared size, and again before the commit with the real one.
-        let declared = request.headers["Content-Length"].flatMap(Int.init) ?? 0
-        try access.check(
-            request, method, bucket: bucket, name: name, existing: existing,
-            incoming: StorageAccess.incoming(bucket: bucket, name: name, size: declared, attributes: attributes))
-        let sink = try MediaUploadSink(
-            store: store, bucket: bucket, name: name, attributes: attributes, work: work,
-            finalCheck: { [access] size throws(HearthError) in
-                try access.check(
-                    request, method, bucket: bucket, name: name, existing: existing,
-                    incoming: StorageAccess.incoming(bucket: bucket, name: name, size: size, attributes: attributes))
-            })
+        let judge = judge(request, bucket: bucket)
+        try judge(target, request.headers["Content-Length"].flatMap(Int.init) ?? 0)
+        let sink = try ObjectUploadSink(store: store, bucket: bucket, target: target, work: work, judge: judge)
         return .streamed(sink)
+    }
+
+    /// The rules' verdict on an upload of `target` with `size` bytes: a create, or an update of the object there
+    /// now.
+    private func judge(_ request: HTTPRequest, bucket: String) -> ObjectUploadSink.Judge {
+        { [access, store] target, size throws(HearthError) in
+            let existing = try store.object(bucket: bucket, name: target.name)
+            try access.check(
+                request, existing == nil ? .create : .update, bucket: bucket, name: target.name, existing: existing,
+                incoming: StorageAccess.incoming(
+                    bucket: bucket, name: target.name, size: size, attributes: target.attributes))
+        }
     }
 
     private func chunkPlan(

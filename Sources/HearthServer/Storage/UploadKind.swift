@@ -47,7 +47,7 @@ enum UploadKind: Equatable {
     var streamsBody: Bool {
         switch self {
         case .media: true
-        case .multipart: false
+        case .multipart: true
         case .resumable(let command): !command.start && !command.query && !command.cancel
         }
     }

@@ -18,56 +18,116 @@ struct UploadAnswers: Sendable {
         progress: { ResumableResponses.active(received: $0) })
 }
 
-/// A simple (media) upload streaming into a `BlobWriter`; committed once the body ends, off the HTTP thread
-/// because the commit fsyncs the whole file.
-final class MediaUploadSink: HTTPBodySink {
+/// An upload in one request — media (the body is the file) or multipart (a metadata part, then the file) —
+/// streaming into a `BlobWriter`; committed once the body ends, off the HTTP thread because the commit fsyncs the
+/// whole file.
+final class ObjectUploadSink: HTTPBodySink {
+    /// The object an upload makes: its name and attributes.
+    struct Target: Sendable {
+        var name: String
+        var attributes: ObjectAttributes
+    }
+
+    /// Judges an upload of `target` with this many bytes (the rules; a no-op for the admin APIs).
+    typealias Judge = @Sendable (Target, Int) throws(HearthError) -> Void
+
     private struct State {
         var writer: BlobWriter?
         var failure: HearthError?
+        /// Known from the start for a media upload; from the metadata part for a multipart one.
+        var target: Target?
+        var multipart: MultipartRelated?
     }
 
     let maxBodyBytes: Int
     private let state: Mutex<State>
     private let store: FileStore
-    private let target: (bucket: String, name: String)
-    private let attributes: ObjectAttributes
+    private let bucket: String
     private let work: DispatchQueue
-    /// Judges the upload again once its real size is known, before it commits.
-    private let finalCheck: @Sendable (Int) throws(HearthError) -> Void
+    /// Judges the upload again once its real size is known, before it commits (and a multipart upload also once
+    /// its metadata part is in).
+    private let judge: Judge
     private let answers: UploadAnswers
+    /// A multipart upload: the head, the `?name=` fallback and the declared body length, to judge the upload from
+    /// its metadata before its file arrives.
+    private let request: HTTPRequest?
 
+    /// A media upload of `target`, already judged with its declared size.
     init(
-        store: FileStore, bucket: String, name: String, attributes: ObjectAttributes, work: DispatchQueue,
-        answers: UploadAnswers = .firebase, finalCheck: @escaping @Sendable (Int) throws(HearthError) -> Void
+        store: FileStore, bucket: String, target: Target, work: DispatchQueue, answers: UploadAnswers = .firebase,
+        judge: @escaping Judge
     ) throws(HearthError) {
-        self.answers = answers
         self.store = store
-        target = (bucket, name)
-        self.attributes = attributes
+        self.bucket = bucket
         self.work = work
-        self.finalCheck = finalCheck
+        self.judge = judge
+        self.answers = answers
+        request = nil
         maxBodyBytes = store.configuration.maxObjectBytes
-        state = Mutex(State(writer: try store.makeWriter()))
+        state = Mutex(State(writer: try store.makeWriter(), target: target))
+    }
+
+    /// A multipart upload: its target comes from the metadata part, and is judged then with the file's size as the
+    /// declared length implies it.
+    init(
+        multipart request: HTTPRequest, store: FileStore, bucket: String, work: DispatchQueue, answers: UploadAnswers,
+        judge: @escaping Judge
+    ) throws(HearthError) {
+        let reader = try MultipartRelated(contentType: request.headers["Content-Type"])
+        self.store = store
+        self.bucket = bucket
+        self.work = work
+        self.judge = judge
+        self.answers = answers
+        self.request = request
+        // The file may be as large as any object; the head and the delimiters come on top.
+        maxBodyBytes = store.configuration.maxObjectBytes + MultipartRelated.maxHeadBytes + 1024
+        state = Mutex(State(writer: try store.makeWriter(), multipart: reader))
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
         state.withLock { state in
             do throws(HearthError) {
-                try state.writer?.write(chunk)
+                guard let writer = state.writer else { return false }
+                if var reader = state.multipart {
+                    // Out of the state while it reads, so its buffers are not copied on write.
+                    state.multipart = nil
+                    defer { state.multipart = reader }
+                    try reader.read(
+                        chunk,
+                        head: { head throws(HearthError) in state.target = try self.judged(head) },
+                        file: { bytes throws(HearthError) in try writer.write(bytes) })
+                } else {
+                    try writer.write(chunk)
+                }
                 return true
             } catch {
                 state.failure = error
+                state.writer?.abandon()
                 state.writer = nil
                 return false
             }
         }
     }
 
+    /// The multipart upload's target, judged with the file's size as the declared length implies it. A body may end
+    /// with a CRLF epilogue, so the size judged here is the smallest the file can be (two bytes short for a body
+    /// without one, as Firebase's and Google's clients send it): the commit judges the real size, and a guess on
+    /// the high side could refuse an upload the rules allow.
+    private func judged(_ head: MultipartRelated.Head) throws(HearthError) -> Target {
+        guard let request else { throw .internal("A media upload has no multipart head.") }
+        let (name, attributes) = try MultipartRelated.target(head, request: request)
+        let target = Target(name: name, attributes: attributes)
+        let declared = request.headers["Content-Length"].flatMap(Int.init) ?? 0
+        try judge(target, max(0, declared - head.fileOffset - head.closingBytes - 2))
+        return target
+    }
+
     func complete(_ outcome: HTTPBodyOutcome, request: HTTPRequest) -> HTTPReply {
         switch outcome {
         case .tooLarge:
             abandon()
-            return .response(StorageErrorResponses.tooLarge(maxBodyBytes))
+            return .response(StorageErrorResponses.tooLarge(store.configuration.maxObjectBytes))
         case .refused:
             let failure = state.withLock { $0.failure } ?? .internal("The upload was refused.")
             return .response(Responses.error(failure))
@@ -83,9 +143,11 @@ final class MediaUploadSink: HTTPBodySink {
             guard let writer = state.writer else { return Responses.error(.internal("The upload was lost.")) }
             state.writer = nil
             do throws(HearthError) {
-                try finalCheck(writer.size)
+                try state.multipart?.finish()
+                guard let target = state.target else { throw .internal("The upload has no object name.") }
+                try judge(target, writer.size)
                 let object = try store.commit(
-                    writer, bucket: target.bucket, name: target.name, attributes: attributes)
+                    writer, bucket: bucket, name: target.name, attributes: target.attributes)
                 return answers.stored(object)
             } catch {
                 writer.abandon()
