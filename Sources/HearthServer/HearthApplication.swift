@@ -75,7 +75,8 @@ public final class HearthApplication: Sendable {
             throw error
         }
         self.accounts = accounts
-        authenticator = RequestAuthenticator(service: accounts)
+        authenticator = RequestAuthenticator(
+            service: accounts, sessions: ConsoleSessions(clock: clock))
         do {
             rules = try RulesEngine(configuration: configuration, logger: logger)
         } catch {
@@ -104,7 +105,7 @@ public final class HearthApplication: Sendable {
         treeHub = tree.hub
         let apis: [any API] = [
             AccountsAPI(
-                service: accounts, configuration: configuration,
+                service: accounts, authenticator: authenticator, configuration: configuration,
                 workers: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)),
                 logger: logger,
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
@@ -116,7 +117,7 @@ public final class HearthApplication: Sendable {
             RulesAPI(engine: rules, configuration: configuration),
             storage,
             cloudStorage,
-            ConsoleAPI(configuration: configuration),
+            ConsoleAPI(configuration: configuration, authenticator: authenticator),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),

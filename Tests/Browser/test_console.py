@@ -175,12 +175,12 @@ def test_a_tree_leaf_is_edited_in_place(browser, dev_server):
     assert requests.get(f"{dev_server.url}/rooms/lobby/open.json", timeout=10).json() is True
 
 
-def test_outside_dev_mode_the_console_is_refused():
+def test_outside_dev_mode_the_console_asks_for_the_admin_key_first():
     server = Hearth(dev=False)
     try:
-        for path in ("/console", "/console/console.js"):
-            answer = requests.get(f"{server.url}{path}", timeout=10)
-            assert answer.status_code == 403, answer.text
-            assert answer.json()["error"]["status"] == "PERMISSION_DENIED"
+        assert 'id="admin-key"' in requests.get(f"{server.url}/console", timeout=10).text
+        answer = requests.get(f"{server.url}/console/console.js", timeout=10)
+        assert answer.status_code == 401, answer.text
+        assert answer.json()["error"]["status"] == "UNAUTHENTICATED"
     finally:
         server.stop()

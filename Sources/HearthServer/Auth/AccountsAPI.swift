@@ -8,6 +8,8 @@ import HearthLog
 /// prefix), `/securetoken.googleapis.com/v1/token`, the JWKS, the emulator endpoints and the action pages.
 struct AccountsAPI: API {
     let service: AccountService
+    /// Judges the console's session, which stands for the admin credential here too.
+    let authenticator: RequestAuthenticator
     let configuration: ServerConfiguration
     let workers: WorkerPool
     let logger: Logger
@@ -131,7 +133,8 @@ struct AccountsAPI: API {
         return (route, post(request) { () throws(AuthError) in try handler(AccountsJSON.body(of: request), context) })
     }
 
-    /// Who is calling an Identity Toolkit endpoint: an admin (valid `Authorization: Bearer`), or a client with an API key.
+    /// Who is calling an Identity Toolkit endpoint: an admin (valid `Authorization: Bearer`, or the console's
+    /// session), or a client with an API key.
     enum Caller: Equatable {
         case admin
         case client
@@ -146,6 +149,13 @@ struct AccountsAPI: API {
             throw AuthError(
                 "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
                 status: 401, statusName: "UNAUTHENTICATED", reason: "authError")
+        }
+        do {
+            if try authenticator.consoleSession(request) { return .admin }
+        } catch {
+            throw AuthError(
+                error.message, status: error.code.httpStatus, statusName: error.code.name,
+                reason: error.code == .unauthenticated ? "authError" : "forbidden")
         }
         guard apiKey(request) != nil else {
             throw AuthError(

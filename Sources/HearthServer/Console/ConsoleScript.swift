@@ -7,8 +7,11 @@ enum ConsoleScript {
         const project = document.querySelector('meta[name="hearth-project"]').content;
         const ROOT = `projects/${project}/databases/(default)/documents`;
         const BASE = `/v1/${ROOT}`;
-        // Development mode: the Admin APIs take `owner`, as the emulators do.
-        const ADMIN = { Authorization: 'Bearer owner' };
+        // Signed in (outside development mode): the session cookie, which this script cannot read, plus the
+        // session's CSRF token in a header stand for the admin credential. Development mode: the Admin APIs take
+        // `owner`, as the emulators do.
+        const CSRF = (document.querySelector('meta[name="hearth-csrf"]') || {}).content || '';
+        const ADMIN = CSRF ? { 'X-Hearth-Console-CSRF': CSRF } : { Authorization: 'Bearer owner' };
 
         // ── DOM: every value becomes a text node ──
         function el(tag, props = {}, ...children) {
@@ -41,7 +44,8 @@ enum ConsoleScript {
 
         // ── HTTP ──
         async function api(method, path, body, { admin = true } = {}) {
-          const init = { method, headers: admin ? { ...ADMIN } : {} };
+          // With a session every call is the admin's: the live stream (which carries the cookie) is too.
+          const init = { method, credentials: 'same-origin', headers: admin || CSRF ? { ...ADMIN } : {} };
           if (body !== undefined) {
             init.headers['Content-Type'] = 'application/json';
             init.body = JSON.stringify(body);
@@ -51,6 +55,8 @@ enum ConsoleScript {
           let json = null;
           try { json = text ? JSON.parse(text) : null; } catch (_) { json = null; }
           if (!response.ok) {
+            // The session expired or was ended elsewhere: back to the sign-in page.
+            if (response.status === 401 && CSRF) { location.assign('/console'); }
             const error = json && json.error;
             const message = typeof error === 'string' ? error : (error && error.message) || `${response.status}`;
             throw new Error(`${method} failed: ${message}`);
@@ -385,8 +391,8 @@ enum ConsoleScript {
           if (!docs.session) return;
           const url = `${BASE}:listen?session=${encodeURIComponent(docs.session)}`;
           try {
-            // The stream (an EventSource) carries no credential, so neither do its target requests: a session
-            // answers only the caller who opened it.
+            // In development mode the stream (an EventSource) carries no credential, so neither do its target
+            // requests: a session answers only the caller who opened it. Signed in, both carry the cookie.
             const anonymous = { admin: false };
             if (docs.target) await api('POST', url, { removeTarget: docs.target }, anonymous);
             docs.target = 0;
@@ -518,18 +524,30 @@ enum ConsoleScript {
         }
 
         // ── Tabs and start ──
+        // Each page's script adds itself here (name → render function); the tabs are the page's buttons.
+        const TABS = { documents: renderDocuments, tree: renderTree };
         function showTab(name) {
-          for (const tab of ['documents', 'tree']) {
+          for (const tab of Object.keys(TABS)) {
             document.getElementById(`tab-${tab}`).setAttribute('aria-selected', tab === name ? 'true' : 'false');
             document.getElementById(`${tab}-view`).hidden = tab !== name;
           }
           clearError();
-          return name === 'tree' ? renderTree() : renderDocuments();
+          return TABS[name]();
         }
-        document.getElementById('project').textContent = project;
-        document.getElementById('tab-documents').addEventListener('click', guarded(() => showTab('documents')));
-        document.getElementById('tab-tree').addEventListener('click', guarded(() => showTab('tree')));
-        guarded(() => renderDocuments())();
-        openStream();
+        async function signOut() {
+          await api('DELETE', '/console/session');
+          location.assign('/console');
+        }
+        // Every script has run by DOMContentLoaded (they are deferred, in order), so every tab is registered.
+        document.addEventListener('DOMContentLoaded', () => {
+          document.getElementById('project').textContent = project;
+          for (const name of Object.keys(TABS)) {
+            document.getElementById(`tab-${name}`).addEventListener('click', guarded(() => showTab(name)));
+          }
+          const out = document.getElementById('sign-out');
+          if (out) out.addEventListener('click', guarded(signOut));
+          guarded(() => renderDocuments())();
+          openStream();
+        });
         """#
 }

@@ -39,6 +39,11 @@ enum ConsoleStyle {
         .tree .value { color: #188038; cursor: text; }
         .tree .toggle { border: none; background: none; padding: 0 .3em; }
         .tree .actions button { padding: 0 .4em; margin-left: .3em; font-size: .85em; }
+        form.sign-in { max-width: 26em; margin: 3em auto; padding: 1em; display: flex; flex-direction: column;
+          gap: .6em; min-height: 0; }
+        form.sign-in h2 { padding: 0 0 .5em; }
+        form.sign-in input { font: inherit; padding: .4em; }
+        #sign-out { margin-left: auto; }
         @media (max-width: 800px) { .columns { grid-template-columns: 1fr; } }
         """#
 }
