@@ -76,6 +76,40 @@ struct StorageIntegrationTests {
         }
     }
 
+    /// Firebase's `Result`-typed completions give the same answers as the pair forms, on the callback queue.
+    @Test func resultTypedCompletions() async throws {
+        let folder = try folder()
+        let file = folder.child("result.txt")
+        let bytes = Data("result forms".utf8)
+        func awaited<Value: Sendable>(
+            _ call: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+        ) async -> Result<Value, any Error> {
+            await withCheckedContinuation { continuation in call { continuation.resume(returning: $0) } }
+        }
+        let stored = try await awaited { done in file.putData(bytes) { done($0) } }.get()
+        #expect(stored.size == Int64(bytes.count))
+        #expect(try await awaited { done in file.getData(maxSize: 1024) { done($0) } }.get() == bytes)
+        #expect(try await awaited { done in file.getMetadata { done($0) } }.get().size == stored.size)
+        let changed = StorageMetadata()
+        changed.customMetadata = ["k": "v"]
+        #expect(
+            try await awaited { done in file.updateMetadata(changed) { done($0) } }.get().customMetadata == ["k": "v"])
+        #expect(try await awaited { done in file.downloadURL { done($0) } }.get().absoluteString.contains("token="))
+        #expect(try await awaited { done in folder.listAll { done($0) } }.get().items == [file])
+        #expect(try await awaited { done in folder.list(maxResults: 1) { done($0) } }.get().items == [file])
+        let local = FileManager.default.temporaryDirectory.appendingPathComponent(unique("result"))
+        defer { try? FileManager.default.removeItem(at: local) }
+        #expect(try await awaited { done in file.write(toFile: local) { done($0) } }.get() == local)
+        #expect(try Data(contentsOf: local) == bytes)
+        // A failure arrives as `.failure` with the Storage error code.
+        let missing = await awaited { done in folder.child("missing").getData(maxSize: 10) { done($0) } }
+        guard case .failure(let failure) = missing else {
+            Issue.record("a missing object downloaded")
+            return
+        }
+        #expect(code(failure) == .objectNotFound)
+    }
+
     @Test func listPagesAndListAll() async throws {
         let folder = try folder()
         for name in ["a.txt", "b.txt", "c.txt", "photos/x.jpg", "photos/y.jpg", "docs/z.txt"] {
