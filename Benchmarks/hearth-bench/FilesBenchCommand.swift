@@ -10,7 +10,9 @@ enum FilesBenchCommand {
         Storage, uploads one file of random bytes (putFile: resumable chunks of the SDK's default size) and downloads
         it (write(toFile:) and data(maxSize:)), each several times; beside it, `cp` of the same file on the same disk,
         alone and followed by `sync` of the copy (the server fsyncs every upload). Medians are reported. Then small
-        files: 4 KiB uploads (putData, one request each) one at a time and several at once, as uploads a second.
+        files: 4 KiB uploads (putData, one request each) one at a time and several at once, as uploads a second. Last,
+        on a server of its own, the server's resident set (VmRSS/VmHWM) before and after a large upload, through the
+        SDK and as one streamed media request.
 
         OPTIONS:
           --hearth PATH     the hearth binary                 (default .build/release/hearth)
@@ -19,6 +21,7 @@ enum FilesBenchCommand {
           --rounds N        measurements of each figure, 1…50 (default 5)
           --small-files N   4 KiB uploads per small-file figure, 0…100000 (default 1000; 0 skips them)
           --small-parallel N  uploads under way at once in the parallel figure, 1…256 (default 8)
+          --rss-mib N       the file whose upload the server's memory is watched over, 0…4096 MiB (default 1024; 0 skips)
           --chunk-mib N     the SDK's uploadChunkSizeBytes in MiB, 1…1024 (default: the SDK's own, 4)
           --out PATH        also write the report here        (default Benchmarks/out/files.md)
           -h, --help        show this help
@@ -33,6 +36,7 @@ enum FilesBenchCommand {
         var chunkMiB: Int?
         var smallFiles = 1000
         var smallParallel = 8
+        var rssMiB = 1024
         var out: String? = "Benchmarks/out/files.md"
     }
 
@@ -64,6 +68,9 @@ enum FilesBenchCommand {
             case "--small-parallel":
                 guard let count = value().flatMap(Int.init), (1...256).contains(count) else { return usageError(flag) }
                 options.smallParallel = count
+            case "--rss-mib":
+                guard let size = value().flatMap(Int.init), (0...4096).contains(size) else { return usageError(flag) }
+                options.rssMiB = size
             case "--rounds":
                 guard let rounds = value().flatMap(Int.init), (1...50).contains(rounds) else { return usageError(flag) }
                 options.rounds = rounds

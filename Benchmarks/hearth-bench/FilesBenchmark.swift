@@ -61,9 +61,34 @@ struct FilesBenchmark {
         let small = try SmallFileUploads(
             storage: storage, count: options.smallFiles, parallel: options.smallParallel
         ).measure(blocking: blocking)
+        let memory = try measureMemory(work: work, reusing: source)
         return report(
             machine: machine, copy: copy, copySync: copySync, upload: upload, toFile: toFile, toMemory: toMemory,
-            chunk: storage.uploadChunkSizeBytes) + small.markdown
+            chunk: storage.uploadChunkSizeBytes) + small.markdown + (memory?.markdown ?? "")
+    }
+
+    /// The resident-set figure, on a server of its own, with a file of `--rss-mib` (the timing file when sizes match).
+    private func measureMemory(work: URL, reusing timed: URL) throws -> LargeUploadMemory.Figures? {
+        guard options.rssMiB > 0 else { return nil }
+        var source = timed
+        if options.rssMiB != options.sizeMiB {
+            try? FileManager.default.removeItem(at: timed)
+            source = work.appendingPathComponent("large.bin")
+            log("writing \(options.rssMiB) MiB of random bytes for the memory figure")
+            try Self.randomFile(at: source, size: options.rssMiB << 20)
+        }
+        let measure = LargeUploadMemory(options: options) { body in _ = try blocking(body) }
+        return try measure.measure(work: work, source: source) { url in
+            HearthApp.configure(
+                name: "files-bench-memory",
+                options: HearthOptions(
+                    serverURL: url, projectID: "demo", apiKey: "bench",
+                    storageDirectory: work.appendingPathComponent("sdk-memory")))
+            guard let app = HearthApp.app(name: "files-bench-memory") else { throw BenchError("no SDK app") }
+            let storage = Storage.storage(app: app)
+            if let chunk = options.chunkMiB { storage.uploadChunkSizeBytes = Int64(chunk) << 20 }
+            return storage
+        }
     }
 
     private func report(

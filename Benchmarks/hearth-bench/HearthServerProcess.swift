@@ -72,6 +72,12 @@ final class HearthServerProcess {
         return MachineInfo.procStatusKiB(pid: process.processIdentifier, field: "VmHWM").map { $0 * 1024 }
     }
 
+    /// The server's resident set size now, in bytes (`VmRSS` in /proc/PID/status); `nil` where there is no /proc.
+    func residentBytes() -> Int? {
+        guard process.isRunning else { return nil }
+        return MachineInfo.procStatusKiB(pid: process.processIdentifier, field: "VmRSS").map { $0 * 1024 }
+    }
+
     /// Sends SIGTERM and waits up to 20 s; returns the exit status. Throws when the server had to be killed.
     func stop() throws -> Int32 {
         guard process.isRunning else { return process.terminationStatus }

@@ -84,13 +84,13 @@ struct CloudStorageAPI: API, StreamingAPI {
                     name: name, attributes: ObjectAttributes(contentType: request.headers["Content-Type"]))
                 let sink = try ObjectUploadSink(
                     store: store, bucket: route.bucket, target: target, work: storage.work,
-                    answers: CloudStorageJSON.answers(host: host(request)), judge: { _, _ throws(HearthError) in })
+                    answers: CloudStorageJSON.answers(host: host(request)), judge: ObjectUploadSink.unjudged)
                 return ("gcs.upload.media", .streamed(sink))
             }
             if isMultipart {
                 let sink = try ObjectUploadSink(
                     multipart: request, store: store, bucket: route.bucket, work: storage.work,
-                    answers: CloudStorageJSON.answers(host: host(request)), judge: { _, _ throws(HearthError) in })
+                    answers: CloudStorageJSON.answers(host: host(request)), judge: ObjectUploadSink.unjudged)
                 return ("gcs.upload.multipart", .streamed(sink))
             }
             return ("gcs.upload.resumable", try chunkPlan(request, route))

@@ -31,6 +31,9 @@ final class ObjectUploadSink: HTTPBodySink {
     /// Judges an upload of `target` with this many bytes (the rules; a no-op for the admin APIs).
     typealias Judge = @Sendable (Target, Int) throws(HearthError) -> Void
 
+    /// The judge of the admin-only APIs (the Cloud Storage JSON API), whose callers no rules bind.
+    static let unjudged: Judge = { _, _ throws(HearthError) in }
+
     private struct State {
         var writer: BlobWriter?
         var failure: HearthError?

@@ -13,7 +13,7 @@ final class TreeLocal: Sendable {
     init(cache: TreeCache, database: Database) {
         self.cache = cache
         pending = Mutex(cache.queuedWrites())
-        queue = TreeWriteQueue(database: database)
+        queue = TreeWriteQueue(channel: TreeWriteChannel(database: database))
     }
 }
 
