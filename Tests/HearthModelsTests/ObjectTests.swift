@@ -138,3 +138,46 @@ struct ObjectTests {
         #expect(fields["seenAt"] is FieldValue)
     }
 }
+
+@Suite("Ballcap's CachePolicy on an object's get")
+@MainActor
+struct ObjectCachePolicyTests {
+    /// Every completion of one `get(_:)` call, until `count` arrived: the text read, "not found", or "error".
+    private func texts(_ note: Note, _ policy: CachePolicy, count: Int = 1) async -> [String] {
+        await withCheckedContinuation { continuation in
+            var seen: [String] = []
+            note.get(policy) { object, error in
+                seen.append(object?.data?.text ?? (error == nil ? "not found" : "error"))
+                if seen.count == count { continuation.resume(returning: seen) }
+            }
+        }
+    }
+
+    @Test("cacheOnly, cacheElseServer, serverOnly and cacheThenServer read where Ballcap's do")
+    func policies() async throws {
+        try await withServer { server in
+            let writer = Firestore.firestore(app: server.app()).collection(unique("notes"))
+            let reader = Firestore.firestore(app: server.app("reader")).collection(writer.path)
+            try await writer.document("n").setData(["text": "stored", "seenAt": FieldValue.serverTimestamp()])
+            let note = Note(reader.document("n"))
+
+            let got1 = await texts(note, .cacheOnly)
+            #expect(got1 == ["error"], "\(got1) nothing is cached before the first read")
+            let got2 = await texts(note, .cacheElseServer)
+            #expect(got2 == ["stored"], "\(got2) a cache miss goes to the server")
+            try await writer.document("n").updateData(["text": "changed"])
+            let got3 = await texts(note, .cacheOnly)
+            #expect(got3 == ["stored"], "\(got3) ")
+            let got4 = await texts(note, .cacheElseServer)
+            #expect(got4 == ["stored"], "\(got4) a cached copy is used however old")
+            let got5 = await texts(note, .serverOnly)
+            #expect(got5 == ["changed"], "\(got5) ")
+            #expect(note[\.text] == "changed", "the read goes into the object")
+            try await writer.document("n").updateData(["text": "third"])
+            let got6 = await texts(note, .cacheThenServer, count: 2)
+            #expect(got6 == ["changed", "third"], "\(got6) ")
+            let got7 = await texts(note, .serverElseCache)
+            #expect(got7 == ["third"], "\(got7) ")
+        }
+    }
+}

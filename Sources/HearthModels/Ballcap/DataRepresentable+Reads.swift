@@ -42,9 +42,33 @@ extension DataRepresentable where Self: Object {
         try await get(documentReference: collectionReference.document(id), source: source)
     }
 
-    /// Reads this object's document into it (its data, `createdAt`, `updatedAt`); `completion` gets the object, or
-    /// `nil` when the document does not exist (the object's data is then left as it was).
-    public func get(source: FirestoreSource = .default, completion: ((Self?, (any Error)?) -> Void)? = nil) {
+    /// Reads this object's document into it as Ballcap's `get(_:completion:)` does, choosing cache or server by
+    /// `cachePolicy` (Ballcap's default: the cached copy when there is one, else the server's); `completion` gets the
+    /// object, or `nil` (and the error, if any) when the document was not found where the policy looked. With
+    /// ``CachePolicy/cacheThenServer`` it runs twice. Returns the object itself, as Ballcap does.
+    @discardableResult
+    public func get(
+        _ cachePolicy: CachePolicy = .cacheElseServer, completion: ((Self?, (any Error)?) -> Void)? = nil
+    ) -> Self {
+        switch cachePolicy {
+        case .cacheOnly: get(source: .cache, completion: completion)
+        case .serverOnly: get(source: .server, completion: completion)
+        case .serverElseCache: get(source: .default, completion: completion)
+        case .cacheElseServer:
+            get(source: .cache) { [self] object, _ in
+                guard let object else { return get(source: .server, completion: completion) }
+                completion?(object, nil)
+            }
+        case .cacheThenServer:
+            get(source: .cache, completion: completion)
+            get(source: .server, completion: completion)
+        }
+        return self
+    }
+
+    /// Reads this object's document into it (its data, `createdAt`, `updatedAt`) from `source`; `completion` gets
+    /// the object, or `nil` when the document does not exist (the object's data is then left as it was).
+    public func get(source: FirestoreSource, completion: ((Self?, (any Error)?) -> Void)? = nil) {
         let completion = MainActorBound(completion)
         documentReference.getDocument(source: source) { snapshot, error in
             MainQueue.run(snapshot, error) { [self] snapshot, error in
