@@ -2,6 +2,8 @@ import Foundation
 import Hearth
 import HearthModels
 import HearthTestSupport
+import Observation
+import Synchronization
 import Testing
 
 /// A Ballcap-shaped object for these tests.
@@ -178,6 +180,61 @@ struct ObjectCachePolicyTests {
             #expect(got6 == ["changed", "third"], "\(got6) ")
             let got7 = await texts(note, .serverElseCache)
             #expect(got7 == ["third"], "\(got7) ")
+        }
+    }
+}
+
+@Suite("Objects and data sources under Observation (withObservationTracking, as SwiftUI tracks them)")
+@MainActor
+struct ObjectObservationTests {
+    @Test("a field read through the subscript is tracked: a write through it and another client's change notify")
+    func objectFieldsAreTracked() async throws {
+        try await withServer { server in
+            let notes = Firestore.firestore(app: server.app()).collection(unique("notes"))
+            let other = Firestore.firestore(app: server.app("other")).collection(notes.path)
+            let note = Note(id: "tracked", collectionReference: notes)
+            let local = Mutex(0)
+            withObservationTracking {
+                _ = note[\.text]
+            } onChange: {
+                local.withLock { $0 += 1 }
+            }
+            note[\.text] = "mine"
+            #expect(local.withLock { $0 } == 1)
+            try await note.save()
+
+            let follower = Note(notes.document("tracked")).listen()
+            #expect(try await wait { follower[\.text] == "mine" })
+            let remote = Mutex(0)
+            withObservationTracking {
+                _ = follower[\.text]
+            } onChange: {
+                remote.withLock { $0 += 1 }
+            }
+            try await other.document("tracked").updateData(["text": "theirs"])
+            #expect(try await wait { remote.withLock { $0 } == 1 })
+            #expect(follower[\.text] == "theirs")
+            follower.stopListening()
+        }
+    }
+
+    @Test("a live data source's list is tracked: a document added elsewhere notifies")
+    func dataSourceListIsTracked() async throws {
+        try await withServer { server in
+            let notes = Firestore.firestore(app: server.app()).collection(unique("notes"))
+            let other = Firestore.firestore(app: server.app("other")).collection(notes.path)
+            let source = DataSource<Note>.Query(notes).dataSource().listen()
+            #expect(try await wait { source.isEmpty })
+            let fired = Mutex(0)
+            withObservationTracking {
+                _ = source.count
+            } onChange: {
+                fired.withLock { $0 += 1 }
+            }
+            try await other.document("new").setData(["text": "hi", "seenAt": FieldValue.serverTimestamp()])
+            #expect(try await wait { fired.withLock { $0 } == 1 })
+            #expect(try await wait { source.map { $0[\.text] } == ["hi"] })
+            source.stop()
         }
     }
 }

@@ -69,21 +69,26 @@ extension DataRepresentable where Self: Object {
 
     private func read(_ fields: [String: Any]) throws {
         let model = try Firestore.Decoder().decode(Model.self, from: fields, in: documentReference)
-        willChange()
-        data = model
-        if let time = fields[DocumentField.createdAt] as? Timestamp { createdAt = time }
-        if let time = fields[DocumentField.updatedAt] as? Timestamp { updatedAt = time }
+        changeData {
+            data = model
+            if let time = fields[DocumentField.createdAt] as? Timestamp { createdAt = time }
+            if let time = fields[DocumentField.updatedAt] as? Timestamp { updatedAt = time }
+        }
     }
 
     /// One field of the model: `task[\.title]`, `task[\.title] = "Buy milk"`. An object without data reads the
     /// field's default (`Model()`'s) and gets `Model()` with the field set on its first write.
     public subscript<Value>(keyPath: WritableKeyPath<Model, Value>) -> Value {
-        get { (data ?? Model())[keyPath: keyPath] }
+        get {
+            observeData()
+            return (data ?? Model())[keyPath: keyPath]
+        }
         set {
-            willChange()
-            var model = data ?? Model()
-            model[keyPath: keyPath] = newValue
-            data = model
+            changeData {
+                var model = data ?? Model()
+                model[keyPath: keyPath] = newValue
+                data = model
+            }
         }
     }
 

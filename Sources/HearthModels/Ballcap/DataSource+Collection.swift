@@ -1,3 +1,5 @@
+public import Observation
+
 extension DataSource: @MainActor RandomAccessCollection {
     /// The first index, `0`.
     public var startIndex: Int { 0 }
@@ -16,6 +18,10 @@ public import Combine
 /// SwiftUI views hold a data source as `@ObservedObject`/`@StateObject`: every step publishes the change.
 extension DataSource: ObservableObject {}
 #endif
+
+/// Views and code using Observation (`withObservationTracking`, SwiftUI on Apple platforms; Linux too) follow the
+/// list through ``DataSource/documents`` and the collection's elements.
+extension DataSource: Observable {}
 
 extension DataSource {
     /// Tells SwiftUI the list is about to change (on platforms with Combine).

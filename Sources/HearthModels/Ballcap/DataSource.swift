@@ -1,4 +1,5 @@
 public import Hearth
+import Observation
 
 /// Why a ``DataSource`` could not update its list.
 public enum DataSourceError: Error {
@@ -56,8 +57,18 @@ public final class DataSource<T: Object & DataRepresentable>: @MainActor Express
         public init() {}
     }
 
-    /// The list now.
-    public internal(set) var documents: [Element] = []
+    /// The list now. Reading it (or the collection's elements and count) is tracked by Observation, and every
+    /// step that changes it notifies the tracker.
+    public internal(set) var documents: [Element] {
+        get {
+            observation.access(self, keyPath: \.documents)
+            return storedDocuments
+        }
+        set { observation.withMutation(of: self, keyPath: \.documents) { storedDocuments = newValue } }
+    }
+    private var storedDocuments: [Element] = []
+    /// Observation's bookkeeping for ``documents``.
+    private let observation = ObservationRegistrar()
     /// Whether ``next(_:)`` found no more documents.
     public private(set) var isLast = false
     /// The query the list is built from.

@@ -1,3 +1,5 @@
+public import Observation
+
 #if canImport(Combine)
 public import Combine
 
@@ -5,6 +7,11 @@ public import Combine
 /// and a write through the key-path subscript publish the change, and `$task[\.title]` is a `Binding` to a field.
 extension Object: ObservableObject {}
 #endif
+
+/// Views and code using Observation (`withObservationTracking`, SwiftUI on Apple platforms; Linux too) follow an
+/// object through its key-path subscript: reading `task[\.title]` is tracked, and a change to the data (a listener's
+/// read, a write through the subscript) notifies the tracker.
+extension Object: Observable {}
 
 extension Object {
     /// Tells SwiftUI the object is about to change (on platforms with Combine).

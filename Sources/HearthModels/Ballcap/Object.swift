@@ -1,5 +1,6 @@
 import Foundation
 public import Hearth
+import Observation
 
 /// A document as a shared object — Ballcap's `Object`: subclass it, conform to ``DataRepresentable`` (and
 /// ``DataListenable`` to follow changes), and the subclass's ``name`` is its collection.
@@ -44,6 +45,13 @@ open class Object: Hashable, Referencable {
     /// The document's path.
     public nonisolated var path: String { documentReference.path }
 
+    /// Observation's bookkeeping: who read the object's data (``revision``) and must hear when it changes.
+    let observation = ObservationRegistrar()
+
+    /// How many times the object's data changed through a read or the key-path subscript; the property Observation
+    /// tracks for the data, since `data` itself is declared by the subclass.
+    private(set) var revision = 0
+
     /// Whether saves and updates maintain `createdAt` and `updatedAt` (Ballcap's `shouldIncludedInTimestamp`).
     open var shouldIncludedInTimestamp: Bool { true }
 
@@ -52,4 +60,17 @@ open class Object: Hashable, Referencable {
 
     /// Hashes the document's path.
     public nonisolated func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+    /// Makes one change to the data (and the times read with it): Combine's subscribers hear of it before, as
+    /// `ObservableObject` requires, and Observation's trackers of the data as it happens.
+    func changeData(_ body: () -> Void) {
+        willChange()
+        observation.withMutation(of: self, keyPath: \.revision) {
+            revision &+= 1
+            body()
+        }
+    }
+
+    /// Records, for Observation, that the caller read the object's data.
+    func observeData() { observation.access(self, keyPath: \.revision) }
 }
