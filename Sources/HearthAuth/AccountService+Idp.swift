@@ -133,6 +133,10 @@ extension AccountService {
             existingMethods: [])
     }
 
+    /// Seconds a browser sign-in started by ``createAuthURI(providerID:continueURI:context:)`` waits for the
+    /// provider's redirect back.
+    public static var browserSignInLifetime: Int64 { AuthorizationSessions.lifetime }
+
     /// `accounts:createAuthUri` with a `providerId`: the provider's authorization URL for a browser sign-in that
     /// returns to `continueURI`, and the `sessionId` that ends it.
     public func createAuthURI(

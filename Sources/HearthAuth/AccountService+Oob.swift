@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthMail
 
 /// What `accounts:sendOobCode` may carry.
@@ -164,11 +165,7 @@ extension AccountService {
             html: rendered.html)
     }
 
-    static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{0}"..."\u{7F}"))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
+    static func percentEncode(_ text: String) -> String { PercentEncoding.unreserved(text) }
 }
 
 extension String {

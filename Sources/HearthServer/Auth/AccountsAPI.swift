@@ -35,6 +35,8 @@ struct AccountsAPI: API {
             return ("accounts.action", action(request))
         case "/emulator/auth/handler":
             return ("accounts.picker", devPicker(request))
+        case Self.handlerPath:
+            return ("accounts.handler", authHandler(request))
         default:
             break
         }

@@ -114,17 +114,7 @@ final class ConsoleSessions: Sendable {
     var count: Int { state.withLock { $0.sessions.count } }
 
     /// The session token in `request`'s `Cookie` header, if any.
-    static func token(in request: HTTPRequest) -> String? {
-        for header in request.headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingSpaces == cookieName else { continue }
-                let value = parts[1].trimmingSpaces
-                if !value.isEmpty { return value }
-            }
-        }
-        return nil
-    }
+    static func token(in request: HTTPRequest) -> String? { BrowserCookies.value(cookieName, in: request) }
 
     /// Whether `request` comes from a page of this server: its `Origin` (which browsers send on every fetch that
     /// is not a GET) names the host the request was sent to. A request without `Origin` is not from a browser page
@@ -137,31 +127,19 @@ final class ConsoleSessions: Sendable {
         return origin[schemeEnd.upperBound...].lowercased() == host.lowercased()
     }
 
-    /// The `Set-Cookie` value for `issued`: `Secure` when the request reached a TLS-terminating proxy (which says
-    /// so in `X-Forwarded-Proto`), since over plain HTTP a browser would drop a `Secure` cookie.
+    /// The `Set-Cookie` value for `issued`.
     static func cookie(_ issued: Issued, for request: HTTPRequest) -> String {
-        "\(cookieName)=\(issued.token); Path=/; Max-Age=\(issued.lifetimeSeconds); HttpOnly; SameSite=Strict"
-            + (isTLSProxied(request) ? "; Secure" : "")
+        BrowserCookies.setting(
+            cookieName, to: issued.token, maxAge: Int(issued.lifetimeSeconds), sameSite: .strict, for: request)
     }
 
     /// The `Set-Cookie` value that removes the session cookie.
     static func clearingCookie(for request: HTTPRequest) -> String {
-        "\(cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (isTLSProxied(request) ? "; Secure" : "")
-    }
-
-    private static func isTLSProxied(_ request: HTTPRequest) -> Bool {
-        request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
+        BrowserCookies.clearing(cookieName, sameSite: .strict, for: request)
     }
 
     /// 32 random bytes as 43 URL-safe characters.
     private static func randomToken() -> String {
         SecureRandom.string(count: 43, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces.
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }
