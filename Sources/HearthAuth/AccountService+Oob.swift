@@ -70,7 +70,9 @@ extension AccountService {
             }
             user = found
         case .verifyEmail, .verifyAndChangeEmail:
-            if context.isAdmin && request.returnOobLink && request.idToken == nil {
+            // The admin names the account by its address: the link comes back with `returnOobLink`, else it is
+            // mailed (the console's "Send verification mail").
+            if context.isAdmin && request.idToken == nil {
                 guard let given = request.email, !given.isEmpty else { throw AuthError.missingEmail }
                 let email = Validation.canonicalEmail(given)
                 guard let found = try database.read({ db in try UserRows.user(email: email, in: db) }) else {

@@ -107,6 +107,28 @@ struct AccountsAdminTests {
         _ = try expectOK(await client.accounts("update", ["oobCode": .string(code)]))
     }
 
+    @Test("an admin mails a verification by address, without the user's ID token; a caller cannot")
+    func adminMailsVerification() async throws {
+        let client = try SharedHearth.server.client
+        let email = Accounts.uniqueEmail("mailed")
+        _ = try await client.signUp(email)
+        func outbox() async throws -> [JSONValue] {
+            let listing = try expectOK(await client.get("/emulator/v1/projects/demo/oobCodes"))
+            return (listing["oobCodes"]?.arrayValue ?? []).filter { $0["email"] == .string(email) }
+        }
+        let before = try await outbox().count
+        let result = try expectOK(
+            await client.admin("sendOobCode", ["requestType": "VERIFY_EMAIL", "email": .string(email)]))
+        #expect(result["email"] == .string(email))
+        #expect(result["oobCode"] == nil, "a mailed code is not handed to the caller")
+        let after = try await outbox()
+        #expect(after.count == before + 1)
+        #expect(after.last?["requestType"] == "VERIFY_EMAIL")
+        expectAuthError(
+            try await client.accounts("sendOobCode", ["requestType": "VERIFY_EMAIL", "email": .string(email)]),
+            "MISSING_ID_TOKEN")
+    }
+
     @Test("admin endpoints want the admin credential; the host-less /v1/projects form works too")
     func credentials() async throws {
         let client = try SharedHearth.server.client

@@ -119,7 +119,8 @@ struct ConsoleAPI: API {
 enum ConsoleScripts {
     /// (path, source), in load order.
     static let all: [(path: String, source: String)] = [
-        ("/console/console.js", ConsoleScript.source)
+        ("/console/console.js", ConsoleScript.source),
+        ("/console/accounts.js", ConsoleAccountsScript.source),
     ]
     static let byPath: [String: String] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0.source) })
 }

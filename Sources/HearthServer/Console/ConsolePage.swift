@@ -23,6 +23,7 @@ enum ConsolePage {
               <nav role="tablist">
                 <button role="tab" id="tab-documents" aria-selected="true">Documents</button>
                 <button role="tab" id="tab-tree">Tree</button>
+                <button role="tab" id="tab-accounts">Accounts</button>
               </nav>
               <span id="live" title="live updates">○</span>\(signOut)
             </header>
@@ -30,6 +31,7 @@ enum ConsolePage {
             <main>
               <section id="documents-view"></section>
               <section id="tree-view" hidden></section>
+              <section id="accounts-view" class="accounts" hidden></section>
             </main>
             </body>
             </html>

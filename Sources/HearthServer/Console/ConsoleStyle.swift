@@ -44,6 +44,24 @@ enum ConsoleStyle {
         form.sign-in h2 { padding: 0 0 .5em; }
         form.sign-in input { font: inherit; padding: .4em; }
         #sign-out { margin-left: auto; }
-        @media (max-width: 800px) { .columns { grid-template-columns: 1fr; } }
+        .accounts { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 1em; }
+        .accounts #users { grid-row: span 2; }
+        table.users { width: 100%; border-collapse: collapse; }
+        table.users th { text-align: left; font-weight: 600; color: #5f6368; font-size: .85em; white-space: nowrap; }
+        table.users th, table.users td { padding: .3em .6em; border-bottom: 1px solid #f1f3f4; vertical-align: top;
+          overflow-wrap: anywhere; }
+        table.users td.when { white-space: nowrap; font-size: .9em; }
+        .accounts #user-detail:empty { display: none; }
+        table.users td.uid { font-family: ui-monospace, monospace; font-size: .85em; }
+        table.users td.actions { white-space: nowrap; }
+        table.users td.actions button { padding: .1em .5em; font-size: .85em; }
+        .paging { display: flex; gap: .6em; align-items: center; padding: .5em .8em; }
+        form.stacked { display: flex; flex-direction: column; gap: .4em; padding: .5em .8em; }
+        form.stacked label { display: flex; flex-direction: column; gap: .3em; }
+        form.stacked textarea { font: 13px ui-monospace, monospace; padding: .3em; }
+        .field-error { color: #c5221f; margin: 0; }
+        .mail { display: flex; flex-wrap: wrap; gap: .4em; padding: .5em .8em; align-items: center; }
+        ul.outbox li { cursor: default; }
+        @media (max-width: 800px) { .columns, .accounts { grid-template-columns: 1fr; } }
         """#
 }
