@@ -103,6 +103,7 @@ public final class HearthApplication: Sendable {
             tree: SQLiteTreeStore(database: store.database), rules: rules, configuration: configuration,
             authenticator: authenticator, logger: logger, clock: clock)
         treeHub = tree.hub
+        let hubs = (documents: listenHub, tree: tree.hub)
         let apis: [any API] = [
             AccountsAPI(
                 service: accounts, authenticator: authenticator, configuration: configuration,
@@ -120,7 +121,8 @@ public final class HearthApplication: Sendable {
             ConsoleAPI(configuration: configuration, authenticator: authenticator),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
-                openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 }),
+                openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 },
+                listeners: { (hubs.documents.statistics.targets, hubs.tree.count) }),
             // Last: it claims only paths ending in `.json` that no API above served.
             tree,
         ]

@@ -170,12 +170,15 @@ public struct StoreStatistics: Sendable, Equatable {
     public var failedCommits: Int
     /// Bytes the database occupies on disk (main file and write-ahead log).
     public var databaseBytes: Int
+    /// Bytes of those in the write-ahead log (0 for an engine without one): what a checkpoint has yet to fold in.
+    public var walBytes: Int
 
     /// Creates statistics.
-    public init(commits: Int, writes: Int, failedCommits: Int, databaseBytes: Int) {
+    public init(commits: Int, writes: Int, failedCommits: Int, databaseBytes: Int, walBytes: Int = 0) {
         self.commits = commits
         self.writes = writes
         self.failedCommits = failedCommits
         self.databaseBytes = databaseBytes
+        self.walBytes = walBytes
     }
 }

@@ -238,6 +238,22 @@ struct OperationsTests {
             #expect(Self.metric(tree, "hearth_commits_failed_total") == failedBefore)
             #expect((Self.metric(text, "hearth_database_bytes") ?? 0) > 0)
             #expect(Self.metric(text, "hearth_http_open_connections") != nil)
+            let wal = try #require(Self.metric(tree, "hearth_wal_bytes"))
+            #expect(wal > 0 && wal <= (Self.metric(tree, "hearth_database_bytes") ?? 0), "the log is part of the total")
+            #expect(Self.metric(tree, "hearth_tree_listeners") == 0)
+            #expect(Self.metric(tree, "hearth_listen_targets") == 0)
+            // A tree stream held open is counted while it is open.
+            let stream = try RawSocket(port: server.port)
+            try stream.send(
+                "GET /metrics/a.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            var listeners: Double?
+            for _ in 0..<200 {
+                listeners = Self.metric(try await client.get("/metrics").text, "hearth_tree_listeners")
+                if listeners == 1 { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(listeners == 1)
+            stream.shutdownWrite()
 
             #expect(text.contains("# TYPE hearth_http_requests_total counter"))
             #expect(text.contains("# TYPE hearth_http_request_duration_seconds histogram"))

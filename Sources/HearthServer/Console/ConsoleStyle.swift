@@ -62,6 +62,14 @@ enum ConsoleStyle {
         .field-error { color: #c5221f; margin: 0; }
         .mail { display: flex; flex-wrap: wrap; gap: .4em; padding: .5em .8em; align-items: center; }
         ul.outbox li { cursor: default; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: 1em; }
+        .chart { background: #fff; border: 1px solid #dadce0; border-radius: 6px; padding: .6em .8em; }
+        .chart-title { color: #5f6368; font-size: .85em; }
+        .chart-value { font-size: 1.4em; font-weight: 600; }
+        .chart-scale { color: #80868b; font-size: .75em; text-align: right; }
+        svg.spark { width: 100%; height: 4em; display: block; }
+        svg.spark .line { fill: none; stroke: #1a73e8; stroke-width: 1.5; }
+        svg.spark .axis { stroke: #dadce0; stroke-width: 1; }
         @media (max-width: 800px) { .columns, .accounts { grid-template-columns: 1fr; } }
         """#
 }

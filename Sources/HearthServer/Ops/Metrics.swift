@@ -55,6 +55,12 @@ public final class Metrics: Sendable {
         public var failedCommits: Int
         /// Database bytes on disk.
         public var databaseBytes: Int
+        /// Of those, bytes in the write-ahead log.
+        public var walBytes: Int = 0
+        /// Document listen targets open (one per query or document a client listens to).
+        public var listenTargets: Int = 0
+        /// Tree streams open (SSE and WebSocket listeners of the Realtime Database API).
+        public var treeListeners: Int = 0
     }
 
     /// The Prometheus text exposition of every metric.
@@ -94,6 +100,11 @@ public final class Metrics: Sendable {
         gauge(
             "hearth_database_bytes", "Bytes of the database on disk, with its write-ahead log.", "gauge",
             samples.databaseBytes)
+        gauge(
+            "hearth_wal_bytes", "Bytes of the write-ahead log, not yet checkpointed into the database.", "gauge",
+            samples.walBytes)
+        gauge("hearth_listen_targets", "Document listen targets open.", "gauge", samples.listenTargets)
+        gauge("hearth_tree_listeners", "Tree streams open.", "gauge", samples.treeListeners)
         return text
     }
 }

@@ -128,6 +128,7 @@ public final class SQLiteDatabase: Sendable {
         for suffix in ["", "-wal"] {
             let size = (try? manager.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
             statistics.databaseBytes += size
+            if suffix == "-wal" { statistics.walBytes = size }
         }
         return statistics
     }
