@@ -115,7 +115,7 @@ public final class HearthApplication: Sendable {
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
                 access: access,
                 readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers), clock: clock),
-            RulesAPI(engine: rules, configuration: configuration),
+            RulesAPI(engine: rules, configuration: configuration, authenticator: authenticator),
             storage,
             cloudStorage,
             ConsoleAPI(configuration: configuration, authenticator: authenticator),

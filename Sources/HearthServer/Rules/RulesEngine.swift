@@ -118,6 +118,19 @@ public final class RulesEngine: Sendable {
         logger.info("document rules replaced")
     }
 
+    /// Replaces the storage rules with `source` (the console; `PUT /emulator/v1/projects/{p}:storageRules`).
+    /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
+    public func replaceStorageRules(source: String) throws(HearthError) {
+        let rules: StorageRuleset
+        do {
+            rules = try StorageRuleset(source: source)
+        } catch {
+            throw .invalidArgument("storage.rules:\(error.location.line):\(error.location.column): \(error.message)")
+        }
+        state.withLock { $0.storage = rules }
+        logger.info("storage rules replaced")
+    }
+
     /// Replaces the tree rules of one namespace with `source` (`PUT /.settings/rules.json?ns=…`), until the process
     /// ends (or, for the default namespace, the rules file is reloaded).
     /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
