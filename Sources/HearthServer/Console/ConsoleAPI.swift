@@ -121,6 +121,7 @@ enum ConsoleScripts {
     static let all: [(path: String, source: String)] = [
         ("/console/console.js", ConsoleScript.source),
         ("/console/accounts.js", ConsoleAccountsScript.source),
+        ("/console/rules.js", ConsoleRulesScript.source),
         ("/console/health.js", ConsoleHealthScript.source),
     ]
     static let byPath: [String: String] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0.source) })

@@ -62,6 +62,16 @@ enum ConsoleStyle {
         .field-error { color: #c5221f; margin: 0; }
         .mail { display: flex; flex-wrap: wrap; gap: .4em; padding: .5em .8em; align-items: center; }
         ul.outbox li { cursor: default; }
+        .rule-kinds { display: flex; gap: .25em; margin-bottom: .6em; }
+        .rules { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1em; }
+        #rules-source { width: 100%; border: none; border-bottom: 1px solid #f1f3f4; padding: .6em .8em; resize: vertical;
+          font: 13px/1.45 ui-monospace, monospace; tab-size: 2; }
+        #rules-status { margin: 0; padding: .4em .8em; }
+        #rules-verdict { padding: .3em 0; }
+        #rules-verdict .allowed { color: #188038; }
+        #rules-verdict .denied { color: #c5221f; }
+        #rules-verdict button { margin-left: .5em; font-size: .85em; padding: .1em .5em; }
+        form.stacked input, form.stacked select { font: inherit; padding: .25em .4em; }
         .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: 1em; }
         .chart { background: #fff; border: 1px solid #dadce0; border-radius: 6px; padding: .6em .8em; }
         .chart-title { color: #5f6368; font-size: .85em; }
@@ -70,6 +80,6 @@ enum ConsoleStyle {
         svg.spark { width: 100%; height: 4em; display: block; }
         svg.spark .line { fill: none; stroke: #1a73e8; stroke-width: 1.5; }
         svg.spark .axis { stroke: #dadce0; stroke-width: 1; }
-        @media (max-width: 800px) { .columns, .accounts { grid-template-columns: 1fr; } }
+        @media (max-width: 800px) { .columns, .accounts, .rules { grid-template-columns: 1fr; } }
         """#
 }
