@@ -110,6 +110,7 @@ public final class HearthApplication: Sendable {
                 workers: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)),
                 logger: logger,
                 boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
+            IndexesAPI(store: store, configuration: configuration, authenticator: authenticator),
             DocumentsAPI(
                 store: store, configuration: configuration,
                 listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),

@@ -5,6 +5,10 @@ public protocol DocumentStoreAdministration: Sendable {
     /// Declared composite indexes and whether each is ready.
     func indexStatuses() -> [IndexStatus]
 
+    /// Composite indexes queries asked for and were refused without (outside development mode, which learns
+    /// them instead), most recent last; an index declared since is left out.
+    func missingIndexes() -> [IndexDefinition]
+
     /// Deletes every document (the emulator's wipe), recording each deletion in the change log.
     func deleteAllDocuments(completion: @escaping @Sendable (Result<Int, HearthError>) -> Void)
 
@@ -13,4 +17,9 @@ public protocol DocumentStoreAdministration: Sendable {
 
     /// Finishes pending commits and closes the database. Idempotent.
     func close()
+}
+
+extension DocumentStoreAdministration {
+    /// An engine that does not record refused queries has nothing to report.
+    public func missingIndexes() -> [IndexDefinition] { [] }
 }

@@ -17,6 +17,10 @@ final class IndexCatalog: Sendable {
     private let learning = Mutex<(learn: (@Sendable (IndexDefinition) -> Void)?, asked: Set<IndexDefinition>)>(
         (nil, []))
 
+    /// Indexes refused queries needed (outside development mode), most recent last, at most ``missingLimit``.
+    private let missing = Mutex<[IndexDefinition]>([])
+    static let missingLimit = 100
+
     /// Every index, in declaration order.
     var all: [Entry] { entries.withLock { $0 } }
 
@@ -33,6 +37,21 @@ final class IndexCatalog: Sendable {
         guard !entries.withLock({ $0.contains { $0.definition == definition } }) else { return }
         let learn = learning.withLock { state in state.asked.insert(definition).inserted ? state.learn : nil }
         learn?(definition)
+    }
+
+    /// A query was refused for want of `definition` (outside development mode): kept for the console to show.
+    func refused(needing definition: IndexDefinition) {
+        missing.withLock { missing in
+            missing.removeAll { $0 == definition }
+            missing.append(definition)
+            if missing.count > Self.missingLimit { missing.removeFirst(missing.count - Self.missingLimit) }
+        }
+    }
+
+    /// The indexes refused queries needed that are still not declared.
+    var missingDefinitions: [IndexDefinition] {
+        let declared = Set(all.map(\.definition))
+        return missing.withLock { $0.filter { !declared.contains($0) } }
     }
 
     /// Adds a learned index, building (its entries are maintained from now on; a build fills in the rest).

@@ -194,6 +194,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         catalog.all.map { IndexStatus(definition: $0.definition, ready: $0.ready) }
     }
 
+    /// The composite indexes refused queries asked for since start, still not declared.
+    public func missingIndexes() -> [IndexDefinition] { catalog.missingDefinitions }
+
     /// Closes the database when this engine opened it (see `SQLiteDatabase.close()`); otherwise rolls back this
     /// engine's open transactions and leaves the database to its owner. Idempotent.
     public func close() {

@@ -122,6 +122,7 @@ enum ConsoleScripts {
         ("/console/console.js", ConsoleScript.source),
         ("/console/accounts.js", ConsoleAccountsScript.source),
         ("/console/rules.js", ConsoleRulesScript.source),
+        ("/console/indexes.js", ConsoleIndexesScript.source),
         ("/console/health.js", ConsoleHealthScript.source),
     ]
     static let byPath: [String: String] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0.source) })

@@ -11,8 +11,6 @@ enum ConsoleAccountsScript {
         const PAGE_SIZE = 25;
         const accounts = { users: [], pageTokens: [''], page: 0, nextPageToken: null, search: '' };
         const accountsView = document.getElementById('accounts-view');
-        // Without a session's CSRF token the page is development mode's, which has the outbox.
-        const DEV_MODE = !CSRF;
 
         function accountsCall(verb, body) { return api('POST', `${ACCOUNTS}/accounts:${verb}`, body); }
 

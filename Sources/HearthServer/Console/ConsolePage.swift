@@ -25,6 +25,7 @@ enum ConsolePage {
                 <button role="tab" id="tab-tree">Tree</button>
                 <button role="tab" id="tab-accounts">Accounts</button>
                 <button role="tab" id="tab-rules">Rules</button>
+                <button role="tab" id="tab-indexes">Indexes</button>
                 <button role="tab" id="tab-health">Health</button>
               </nav>
               <span id="live" title="live updates">○</span>\(signOut)
@@ -35,6 +36,7 @@ enum ConsolePage {
               <section id="tree-view" hidden></section>
               <section id="accounts-view" class="accounts" hidden></section>
               <section id="rules-view" hidden></section>
+              <section id="indexes-view" hidden></section>
               <section id="health-view" hidden></section>
             </main>
             </body>

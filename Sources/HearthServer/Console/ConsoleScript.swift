@@ -12,6 +12,8 @@ enum ConsoleScript {
         // `owner`, as the emulators do.
         const CSRF = (document.querySelector('meta[name="hearth-csrf"]') || {}).content || '';
         const ADMIN = CSRF ? { 'X-Hearth-Console-CSRF': CSRF } : { Authorization: 'Bearer owner' };
+        // Without a session's CSRF token the page is development mode's (the outbox, learned indexes).
+        const DEV_MODE = !CSRF;
 
         // ── DOM: every value becomes a text node ──
         function el(tag, props = {}, ...children) {

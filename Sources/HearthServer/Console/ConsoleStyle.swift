@@ -72,6 +72,9 @@ enum ConsoleStyle {
         #rules-verdict .denied { color: #c5221f; }
         #rules-verdict button { margin-left: .5em; font-size: .85em; padding: .1em .5em; }
         form.stacked input, form.stacked select { font: inherit; padding: .25em .4em; }
+        td.state.ready { color: #188038; }
+        td.state.building { color: #b06000; }
+        code.definition { display: block; font-size: .8em; color: #5f6368; overflow-wrap: anywhere; margin-top: .2em; }
         .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: 1em; }
         .chart { background: #fff; border: 1px solid #dadce0; border-radius: 6px; padding: .6em .8em; }
         .chart-title { color: #5f6368; font-size: .85em; }

@@ -11,6 +11,8 @@ struct QueryPlanner {
     /// Development mode: a query whose composite index is missing (or still building) is answered by an
     /// unindexed scan instead of `FAILED_PRECONDITION`, and the plan names the index it needed.
     var scansWhenIndexMissing = false
+    /// Hears of each composite index a query is refused for (outside development mode).
+    var refusedForWant: (IndexDefinition) -> Void = { _ in }
 
     /// One plan per AND-group of the filter's disjunctive normal form (OR queries merge several).
     func plan() throws(HearthError) -> [ConjunctPlan] {
@@ -244,6 +246,7 @@ struct QueryPlanner {
 
     private func missingIndex(_ terms: [QueryFilter]) -> HearthError {
         let definition = neededIndex(terms)
+        refusedForWant(definition)
         if let building = indexes.first(where: { $0.definition == definition && !$0.ready }) {
             return .failedPrecondition(
                 "The query requires an index that is still building (index #\(building.id), \(definition)); retry shortly."

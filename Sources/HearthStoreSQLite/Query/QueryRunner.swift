@@ -10,6 +10,7 @@ enum QueryRunner {
         var planner = QueryPlanner(
             query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID))
         planner.scansWhenIndexMissing = catalog.learnsIndexes
+        planner.refusedForWant = { catalog.refused(needing: $0) }
         let plans = try planner.plan()
         for plan in plans {
             if case .unindexed(let definition) = plan.scan { catalog.needed(definition) }

@@ -1,0 +1,59 @@
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+/// Firestore's Admin API list of composite indexes, `GET /v1/projects/{p}/databases/{d}/collectionGroups/{c}/indexes`
+/// (`-` for every collection group), as `gcloud firestore indexes composite list` and the console read it: each
+/// index's fields, scope and `state` (`CREATING` while it is built, then `READY`). Hearth adds `missingIndexes`: the
+/// indexes queries were refused for since the server started, each in `firestore.indexes.json` form, ready to be
+/// declared. Development mode, or the admin credential.
+struct IndexesAPI: API {
+    let store: any DocumentStoreAdministration
+    let configuration: ServerConfiguration
+    let authenticator: RequestAuthenticator
+
+    func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        // ["", "v1", "projects", p, "databases", d, "collectionGroups", c, "indexes"]
+        guard parts.count == 9, parts[1] == "v1", parts[2] == "projects", parts[4] == "databases",
+            parts[6] == "collectionGroups", parts[8] == "indexes"
+        else { return nil }
+        let route = "indexes.list"
+        do throws(HearthError) {
+            if !configuration.devMode {
+                guard try authenticator.authenticate(request)?.isAdmin == true else {
+                    throw HearthError(.permissionDenied, "Listing indexes needs --dev or the admin credential.")
+                }
+            }
+            guard request.method == "GET" else {
+                throw HearthError.notFound("Method \(request.method) is not supported here; use GET.")
+            }
+            guard parts[3] == Substring(configuration.projectID) else {
+                throw HearthError.notFound(
+                    "No project \(parts[3].prefix(100)) here; this server serves \(configuration.projectID).")
+            }
+            let group = parts[7]
+            let prefix = "projects/\(configuration.projectID)/databases/\(parts[5])/collectionGroups/"
+            var indexes: [JSONValue] = []
+            for (position, status) in store.indexStatuses().enumerated()
+            where group == "-" || group == Substring(status.definition.collectionID) {
+                var entry = Self.json(status.definition)
+                entry["name"] = .string(prefix + "\(status.definition.collectionID)/indexes/\(position + 1)")
+                entry["state"] = .string(status.ready ? "READY" : "CREATING")
+                indexes.append(.object(entry))
+            }
+            let missing = store.missingIndexes().filter { group == "-" || group == Substring($0.collectionID) }
+            let answer: JSONValue = [
+                "indexes": .array(indexes), "missingIndexes": .array(missing.map { .object(Self.json($0)) }),
+            ]
+            return (route, .response(Responses.json(answer.serialized())))
+        } catch {
+            return (route, .response(Responses.error(error)))
+        }
+    }
+
+    /// The definition's `firestore.indexes.json` entry as an object (its canonical text, parsed back).
+    private static func json(_ definition: IndexDefinition) -> [String: JSONValue] {
+        (try? JSONParser.parse(definition.description))?.objectValue ?? [:]
+    }
+}
