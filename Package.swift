@@ -78,6 +78,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
+        // Firestore's gRPC messages (requests and answers) over the shared model; the codec is HearthCore's.
+        .target(
+            name: "HearthGRPC", dependencies: ["HearthCore", "HearthStore", "HearthListen"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
             dependencies: [
@@ -101,6 +105,9 @@ let package = Package(
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
+        .executableTarget(
+            name: "hearth-proto-fuzz", dependencies: ["HearthGRPC", "HearthCore", "HearthListen"],
+            path: "Fuzz/hearth-proto-fuzz", swiftSettings: swiftSettings),
         .executableTarget(
             name: "hearth-rules-fuzz", dependencies: ["HearthRules", "HearthCore"], path: "Fuzz/hearth-rules-fuzz",
             swiftSettings: swiftSettings),
@@ -175,6 +182,10 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthGRPCTests",
+            dependencies: ["HearthGRPC", "HearthCore", "HearthStore", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],
