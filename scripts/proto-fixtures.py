@@ -378,6 +378,12 @@ def fixtures():
         "a Write stream answer with a result",
     )
 
+    add(
+        "mapOrder",
+        Value(map_value=MapValue(fields={k: Value(integer_value=i) for i, k in enumerate(["b", "a", "ab", "abc", "ba", "", "é", "z"])})),
+        "a map whose names are prefixes of one another: the runtime's deterministic key order",
+    )
+
     # ── repeated numbers: packed (what proto3 writes) and unpacked (what a parser must also read) ──
     ids = [1, 2, 300, -1]
     packed = det(TargetChange(target_change_type=TargetChange.CURRENT, target_ids=ids))

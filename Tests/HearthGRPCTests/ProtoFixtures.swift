@@ -237,6 +237,12 @@ enum ProtoFixtures {
     static let writeHandshakeResponse = hex("0a02733112020001")
     /// a Write stream answer with a result.
     static let writeResponse = hex("120200021a080a060888e2cfaa0622060888e2cfaa06")
+    /// a map whose names are prefixes of one another: the runtime's deterministic key order.
+    static let mapOrder = hex(
+        """
+        324c0a090a03616263120210030a080a026162120210020a070a0161120210010a080a026261120210040a070a0162120210
+        000a070a017a120210070a080a02c3a9120210060a060a0012021005
+        """)
     /// TargetChange CURRENT, target_ids [1, 2, 300, -1] packed.
     static let targetIDsPacked = hex("0803120e0102ac02ffffffffffffffffff01")
     /// the same, unpacked.

@@ -193,10 +193,15 @@ extension Value {
         }
     }
 
-    /// Writes a field map as map entries `number` (`MapValue.fields = 1`, `Document.fields = 2`), names in UTF-8
-    /// byte order, as deterministic protobuf serialization orders map keys, so equal maps give equal bytes.
+    /// Writes a field map as map entries `number` (`MapValue.fields = 1`, `Document.fields = 2`) in the order
+    /// Google's Python runtime (upb) writes them with deterministic serialization, so equal maps give equal bytes
+    /// and the tests can compare bytes with it: UTF-8 byte order, except that of two names where one is a prefix of
+    /// the other the longer comes first (`ab` before `a`). Protobuf leaves map order open; readers accept any.
     public static func writeProtobufFields(_ fields: [String: Value], number: Int, to writer: inout ProtoWriter) {
-        let members = fields.sorted { compareBytes($0.key.utf8, $1.key.utf8) < 0 }
+        let members = fields.sorted { lhs, rhs in
+            let order = compareBytes(lhs.key.utf8.prefix(rhs.key.utf8.count), rhs.key.utf8.prefix(lhs.key.utf8.count))
+            return order != 0 ? order < 0 : lhs.key.utf8.count > rhs.key.utf8.count
+        }
         for member in members {
             writer.writeMessage(number) { entry in
                 entry.writeString(1, member.key)
