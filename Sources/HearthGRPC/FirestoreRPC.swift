@@ -104,7 +104,9 @@ public enum FirestoreRPC {
         case .latest: break
         case .transaction(let id): writer.writeBytes(numbers.transaction, id.bytes)
         case .newTransaction(let mode):
-            if let number = numbers.newTransaction { writer.writeMessage(number) { writeTransactionMode(mode, to: &$0) } }
+            if let number = numbers.newTransaction {
+                writer.writeMessage(number) { writeTransactionMode(mode, to: &$0) }
+            }
         case .readTime(let time): writer.writeMessage(numbers.readTime) { time.writeProtobuf(to: &$0) }
         }
     }

@@ -68,7 +68,9 @@ extension FirestoreRPC {
 
     /// Decodes a `Target`: `query = 2` or `documents = 3`, `resume_token = 4` (or `read_time = 11`, refused),
     /// `target_id = 5`, `once = 6`; `expected_count = 12` is ignored.
-    static func target(_ message: ProtoReader, at location: String, database: DatabaseName) throws(HearthError)
+    static func target(
+        _ message: ProtoReader, at location: String, database: DatabaseName
+    ) throws(HearthError)
         -> ListenTarget
     {
         var reader = message

@@ -86,7 +86,8 @@ import Testing
                 Write(
                     path: path("counters/c"), operation: .transform,
                     transforms: [FieldTransform(fieldPath: field("n"), kind: .increment(.integer(1)))]),
-                Write(path: path("users/carol"), operation: .update(fields: [:], mask: nil), precondition: .exists(false)),
+                Write(
+                    path: path("users/carol"), operation: .update(fields: [:], mask: nil), precondition: .exists(false)),
             ],
             transaction: TransactionID(bytes: [1, 2, 3]))
         #expect(try FirestoreRPC.CommitRequest(protobuf: ProtoFixtures.commitWrites) == expected)
@@ -120,12 +121,13 @@ import Testing
         #expect(error?.message.contains("nested deeper than 100 levels") == true)
     }
 
-    @Test(arguments: [
-        (ProtoFixtures.commitReservedName, "names matching __.*__ are reserved"),
-        (ProtoFixtures.commitNestedArray, "an array cannot directly contain another array"),
-        (ProtoFixtures.runQueryFindNearest, "findNearest"),
-        (ProtoFixtures.listenRemoveNegative, "a target ID is a positive 32-bit integer"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            (ProtoFixtures.commitReservedName, "names matching __.*__ are reserved"),
+            (ProtoFixtures.commitNestedArray, "an array cannot directly contain another array"),
+            (ProtoFixtures.runQueryFindNearest, "findNearest"),
+            (ProtoFixtures.listenRemoveNegative, "a target ID is a positive 32-bit integer"),
+        ] as [([UInt8], String)])
     func requestsFirestoreRefusesAreRefusedWithTheRESTMessages(bytes: [UInt8], reason: String) {
         let error = failure { () throws(HearthError) in
             if bytes == ProtoFixtures.runQueryFindNearest {

@@ -103,21 +103,22 @@ import Testing
         #expect(withUnknown.protobuf == ProtoFixtures.commitA)
     }
 
-    @Test(arguments: [
-        ([0x08], "ends inside a varint"),
-        ([0x0A, 0x05, 0x61], "ends inside a length-delimited field"),
-        ([0x12, 0x80], "ends inside a varint"),
-        ([0x09, 1, 2, 3], "ends inside a fixed64"),
-        ([0x0D, 1], "ends inside a fixed32"),
-        ([0x0E], "wire type 6"),
-        ([0x0F], "wire type 7"),
-        ([0x00], "field number 0"),
-        ([0x0C], "an end-group tag (field 1) with no group open"),
-        ([0x0B, 0x14], "group 1 closed by the end tag of field 2"),
-        ([0x0B, 0x08, 0x01], "a group (field 1) without its end tag"),
-        ([0x08] + Array(repeating: 0xFF, count: 10) + [0x01], "a varint longer than 64 bits"),
-        ([0xF8, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], "a field tag longer than 32 bits"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x08], "ends inside a varint"),
+            ([0x0A, 0x05, 0x61], "ends inside a length-delimited field"),
+            ([0x12, 0x80], "ends inside a varint"),
+            ([0x09, 1, 2, 3], "ends inside a fixed64"),
+            ([0x0D, 1], "ends inside a fixed32"),
+            ([0x0E], "wire type 6"),
+            ([0x0F], "wire type 7"),
+            ([0x00], "field number 0"),
+            ([0x0C], "an end-group tag (field 1) with no group open"),
+            ([0x0B, 0x14], "group 1 closed by the end tag of field 2"),
+            ([0x0B, 0x08, 0x01], "a group (field 1) without its end tag"),
+            ([0x08] + Array(repeating: 0xFF, count: 10) + [0x01], "a varint longer than 64 bits"),
+            ([0xF8, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], "a field tag longer than 32 bits"),
+        ] as [([UInt8], String)])
     func malformedInputIsAClearError(bytes: [UInt8], reason: String) {
         let error = failure { () throws(HearthError) in
             var reader = try ProtoReader([0x0A, UInt8(bytes.count)] + bytes)
@@ -170,7 +171,8 @@ import Testing
         #expect(error?.message.contains("nested deeper than 100 levels") == true)
         // Groups nested 101 deep inside an unknown field.
         let groups: [UInt8] =
-            Array(repeating: 0x0B, count: ProtoLimits.maxDepth + 1) + Array(repeating: 0x0C, count: ProtoLimits.maxDepth + 1)
+            Array(repeating: 0x0B, count: ProtoLimits.maxDepth + 1)
+            + Array(repeating: 0x0C, count: ProtoLimits.maxDepth + 1)
         let groupError = failure { () throws(HearthError) in
             var reader = try ProtoReader(groups)
             while let tag = try reader.nextTag() { try reader.skip(tag) }

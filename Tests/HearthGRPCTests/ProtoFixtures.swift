@@ -141,7 +141,8 @@ enum ProtoFixtures {
     /// ListenRequest removing target 2.
     static let listenRemove = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74291802")
     /// remove_target -1: a ten-byte varint.
-    static let listenRemoveNegative = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
+    static let listenRemoveNegative = hex(
+        "0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
     /// labels are read and ignored.
     static let listenAddQueryWithLabels = hex(
         """
@@ -177,7 +178,8 @@ enum ProtoFixtures {
     /// RollbackRequest.
     static let rollback = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742912020908")
     /// CommitResponse: a result with transform results, a delete's empty result.
-    static let commitResponse = hex("0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
+    static let commitResponse = hex(
+        "0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
     /// RunQueryResponse with a document, opening a transaction.
     static let runQueryResponse = hex(
         """

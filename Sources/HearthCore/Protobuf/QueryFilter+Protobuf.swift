@@ -9,7 +9,8 @@ extension QueryFilter {
         while let tag = try reader.nextTag() {
             switch (tag.number, tag.wireType) {
             case (1, .lengthDelimited):
-                decoded = try Self.composite(try reader.readMessage(), at: "\(location).compositeFilter", database: database)
+                decoded = try Self.composite(
+                    try reader.readMessage(), at: "\(location).compositeFilter", database: database)
             case (2, .lengthDelimited):
                 decoded = try Self.field(try reader.readMessage(), at: "\(location).fieldFilter", database: database)
             case (3, .lengthDelimited):
@@ -44,7 +45,8 @@ extension QueryFilter {
             throw ProtoEnumError.unknown(op, at: "\(location).op", type: "StructuredQuery.CompositeFilter.Operator")
         }
         guard !items.isEmpty else {
-            throw .invalidArgument("Invalid value at '\(location).filters': a compositeFilter needs at least one filter.")
+            throw .invalidArgument(
+                "Invalid value at '\(location).filters': a compositeFilter needs at least one filter.")
         }
         var filters: [QueryFilter] = []
         filters.reserveCapacity(items.count)
@@ -86,7 +88,8 @@ extension QueryFilter {
         }
         let valueLocation = "\(location).value"
         let isList = fieldOperator == .in || fieldOperator == .notIn || fieldOperator == .arrayContainsAny
-        let value = try isList
+        let value =
+            try isList
             ? Value(listOperandProtobuf: valueMessage, at: valueLocation)
             : Value(queryOperandProtobuf: valueMessage, at: valueLocation)
         try checkOperand(value, of: fieldOperator, on: field, at: valueLocation, database: database)
@@ -174,7 +177,8 @@ extension Value {
             }
             elements.append(
                 try Value(
-                    queryOperandProtobuf: try array.readMessage(), at: "\(location).arrayValue.values[\(elements.count)]"))
+                    queryOperandProtobuf: try array.readMessage(),
+                    at: "\(location).arrayValue.values[\(elements.count)]"))
         }
         self = .array(elements)
     }

@@ -109,7 +109,9 @@ extension StructuredQuery {
         var reader = message
         var text = ""
         while let tag = try reader.nextTag() {
-            if tag.number == 2, tag.wireType == .lengthDelimited { text = try reader.readString() } else {
+            if tag.number == 2, tag.wireType == .lengthDelimited {
+                text = try reader.readString()
+            } else {
                 try reader.skip(tag)
             }
         }
@@ -151,7 +153,9 @@ extension StructuredQuery {
         while let tag = try reader.nextTag() {
             switch (tag.number, tag.wireType) {
             case (1, .lengthDelimited):
-                values.append(try Value(queryOperandProtobuf: try reader.readMessage(), at: "\(location).values[\(values.count)]"))
+                values.append(
+                    try Value(queryOperandProtobuf: try reader.readMessage(), at: "\(location).values[\(values.count)]")
+                )
             case (2, .varint): before = try reader.readBool()
             default: try reader.skip(tag)
             }
@@ -160,7 +164,9 @@ extension StructuredQuery {
     }
 
     /// A `Projection` (`fields = 2`); `nil` when it lists no fields (whole documents), as on REST.
-    private static func projection(protobuf message: ProtoReader, at location: String) throws(HearthError)
+    private static func projection(
+        protobuf message: ProtoReader, at location: String
+    ) throws(HearthError)
         -> [FieldPath]?
     {
         var reader = message

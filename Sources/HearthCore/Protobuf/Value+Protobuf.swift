@@ -29,13 +29,13 @@ extension Value {
 
     /// Decodes a query operand or cursor value: timestamps keep their nanoseconds and references may name any path
     /// (see ``init(queryOperandJSON:at:)``).
-    public init(queryOperandProtobuf message: ProtoReader, at location: @autoclosure () -> String) throws(HearthError)
-    {
+    public init(queryOperandProtobuf message: ProtoReader, at location: @autoclosure () -> String) throws(HearthError) {
         try self.init(protobuf: message, at: location(), reading: .operand)
     }
 
-    init(protobuf message: ProtoReader, at location: @autoclosure () -> String, reading: ValueReading) throws(HearthError)
-    {
+    init(
+        protobuf message: ProtoReader, at location: @autoclosure () -> String, reading: ValueReading
+    ) throws(HearthError) {
         var reader = message
         var value: Value?
         // A oneof whose member appears more than once takes the last one, as protobuf parsers do.
@@ -59,10 +59,12 @@ extension Value {
             case (ProtoField.geoPoint, .lengthDelimited):
                 value = try Self.geoPoint(protobuf: try reader.readMessage(), at: location())
             case (ProtoField.array, .lengthDelimited):
-                value = .array(try Self.arrayElements(protobuf: try reader.readMessage(), at: location(), reading: reading))
+                value = .array(
+                    try Self.arrayElements(protobuf: try reader.readMessage(), at: location(), reading: reading))
             case (ProtoField.map, .lengthDelimited):
                 value = .map(
-                    try Self.decodeFields(protobuf: try reader.readMessage(), number: 1, at: location(), reading: reading))
+                    try Self.decodeFields(
+                        protobuf: try reader.readMessage(), number: 1, at: location(), reading: reading))
             case (let number, _) where ProtoField.pipelineOnly.contains(number):
                 throw .invalidArgument(
                     "Invalid value at '\(location())': value field \(number) belongs to Firestore's pipeline API, which Hearth does not support."
@@ -148,9 +150,9 @@ extension Value {
         return fields
     }
 
-    private static func geoPoint(protobuf message: ProtoReader, at location: @autoclosure () -> String) throws(
-        HearthError
-    ) -> Value {
+    private static func geoPoint(
+        protobuf message: ProtoReader, at location: @autoclosure () -> String
+    ) throws(HearthError) -> Value {
         var reader = message
         var latitude = 0.0
         var longitude = 0.0

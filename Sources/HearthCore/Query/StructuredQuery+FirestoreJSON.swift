@@ -71,7 +71,8 @@ extension StructuredQuery {
         let selector = try JSONObjectReader(
             selectors[0], at: "\(location)[0]", allowed: ["collectionId", "allDescendants"])
         return try checkSelector(
-            collectionID: try selector.string("collectionId"), allDescendants: try selector.bool("allDescendants") ?? false,
+            collectionID: try selector.string("collectionId"),
+            allDescendants: try selector.bool("allDescendants") ?? false,
             at: selector.location(of: "collectionId"))
     }
 
