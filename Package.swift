@@ -40,6 +40,10 @@ let package = Package(
             name: "CCrypt", pkgConfig: "libxcrypt",
             providers: [.apt(["libcrypt-dev"]), .brew(["libxcrypt"])]),
 
+        .systemLibrary(
+            name: "CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
         .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
@@ -48,6 +52,8 @@ let package = Package(
         .target(name: "HearthLog", swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+        // HTTP/2 (h2c) for gRPC on libnghttp2: so far the preface check that shares the port and the library link.
+        .target(name: "HearthHTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
 
         // ── Shared domain: pure Swift, no I/O ──
         .target(name: "HearthCore", swiftSettings: swiftSettings),
@@ -183,6 +189,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthGRPCTests",
             dependencies: ["HearthGRPC", "HearthCore", "HearthStore", "HearthListen"],
