@@ -18,7 +18,7 @@ import math
 import pathlib
 import sys
 
-from google.cloud.firestore_v1.types import common, document, firestore, query, query_profile, write
+from google.cloud.firestore_v1.types import aggregation_result, common, document, firestore, query, query_profile, write
 from google.protobuf import struct_pb2, timestamp_pb2, wrappers_pb2
 from google.rpc import status_pb2
 from google.type import latlng_pb2
@@ -316,6 +316,30 @@ def fixtures():
         "listenAddQueryWithLabels",
         ListenRequest(database=DB, labels={"goog-listen-tags": "x"}, add_target=Target(documents=Target.DocumentsTarget(documents=[ROOT + "/users/alice"]), target_id=1)),
         "labels are read and ignored",
+    )
+    Aggregation = query.StructuredAggregationQuery.pb().Aggregation
+    add(
+        "runAggregationQuery",
+        F.RunAggregationQueryRequest.pb()(
+            parent=ROOT,
+            structured_aggregation_query=query.StructuredAggregationQuery.pb()(
+                structured_query=StructuredQuery(from_=[StructuredQuery.CollectionSelector(collection_id="orders")]),
+                aggregations=[
+                    Aggregation(count=Aggregation.Count(up_to=wrappers_pb2.Int64Value(value=100)), alias="n"),
+                    Aggregation(sum=Aggregation.Sum(field=ref("total"))),
+                    Aggregation(avg=Aggregation.Avg(field=ref("total")), alias="mean"),
+                ],
+            ),
+        ),
+        "RunAggregationQueryRequest: count up to 100, sum (alias left to the server), avg",
+    )
+    add(
+        "runAggregationQueryResponse",
+        F.RunAggregationQueryResponse.pb()(
+            result=aggregation_result.AggregationResult.pb()(aggregate_fields={"n": Value(integer_value=3), "field_1": Value(double_value=7.5), "mean": Value(null_value=0)}),
+            read_time=ts(1_700_000_009),
+        ),
+        "RunAggregationQueryResponse",
     )
     add("writeHandshake", WriteRequest(database=DB), "the Write stream's handshake")
     add(

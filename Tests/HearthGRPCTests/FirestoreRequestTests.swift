@@ -243,3 +243,29 @@ import Testing
         #expect(other?.message.contains("is not under \"projects/other/databases/(default)/documents\"") == true)
     }
 }
+
+/// Aggregation queries decode into the REST API's ``AggregationQuery``, aliases named by the same rule.
+@Suite struct AggregationMessageTests {
+    @Test func aggregationsAndTheirAnswer() throws {
+        let total = FieldPath(segments: ["total"])
+        let expected = FirestoreRPC.RunAggregationQueryRequest(
+            database: FirestoreRequestTests.database,
+            aggregation: AggregationQuery(
+                query: StructuredQuery(parent: .root, collectionID: "orders"),
+                aggregations: [
+                    .init(alias: "n", kind: .count(upTo: 100)), .init(alias: "field_1", kind: .sum(total)),
+                    .init(alias: "mean", kind: .average(total)),
+                ]))
+        let decoded = try FirestoreRPC.RunAggregationQueryRequest(protobuf: ProtoFixtures.runAggregationQuery)
+        #expect(decoded == expected)
+        // The alias the server picked is written back, so the bytes differ from the request in that one alias.
+        var named = try FirestoreRPC.RunAggregationQueryRequest(protobuf: expected.protobuf)
+        #expect(named == expected)
+        named.aggregation.aggregations[1].alias = ""
+        #expect(named.protobuf == ProtoFixtures.runAggregationQuery)
+        #expect(
+            FirestoreRPC.runAggregationQueryResponse(
+                ["n": .integer(3), "field_1": .double(7.5), "mean": .null], transaction: nil,
+                readTime: Timestamp(seconds: 1_700_000_009, nanos: 0)) == ProtoFixtures.runAggregationQueryResponse)
+    }
+}

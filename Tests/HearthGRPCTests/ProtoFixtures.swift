@@ -150,6 +150,19 @@ enum ProtoFixtures {
         64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f75736572732f616c69636528012215
         0a10676f6f672d6c697374656e2d74616773120178
         """)
+    /// RunAggregationQueryRequest: count up to 100, sum (alias left to the server), avg.
+    static let runAggregationQuery = hex(
+        """
+        0a2b70726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e747312370a0a12
+        0812066f72646572731a090a040a0208643a016e1a0b12090a071205746f74616c1a111a090a071205746f74616c3a046d65
+        616e
+        """)
+    /// RunAggregationQueryResponse.
+    static let runAggregationQueryResponse = hex(
+        """
+        0a2b12140a076669656c645f311209190000000000001e40120a0a046d65616e1202580012070a016e120210031a060889e2
+        cfaa06
+        """)
     /// the Write stream's handshake.
     static let writeHandshake = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c7429")
     /// a Write stream message with a write and the last token.
