@@ -85,7 +85,7 @@ extension Write {
     {
         var reader = message
         var name: String?
-        // The fields are read in one pass over the whole message, like every other member.
+        // Two passes over the (small) document message: one for the map entries, one for the name.
         let fields = try Value.decodeFields(protobuf: message, number: 2, at: "\(location).fields")
         while let tag = try reader.nextTag() {
             if tag.number == 1, tag.wireType == .lengthDelimited {
