@@ -4,8 +4,9 @@ import HearthGRPC
 import HearthListen
 
 /// Fuzzes the protobuf codec and the Firestore messages: every input is decoded as each request the gRPC service
-/// reads (`CommitRequest`, `RunQueryRequest` and its `StructuredQuery`, `ListenRequest`, `WriteRequest`, …); what
-/// decodes is encoded again and must decode to the same model. Nothing may crash, hang or exhaust the stack.
+/// reads (`CommitRequest`, `RunQueryRequest` and its `StructuredQuery`, `ListenRequest`, `WriteRequest`,
+/// `RunAggregationQueryRequest`, …) and read as gRPC-framed messages; what decodes is encoded again and must decode
+/// to the same model. Nothing may crash, hang or exhaust the stack.
 ///
 /// Built normally, this is a replayer: `hearth-proto-fuzz FILE…` runs each file once (a crash corpus, CI). Built
 /// with `swift build --product hearth-proto-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING` on Linux, libFuzzer
@@ -21,6 +22,11 @@ enum ProtoFuzz {
         roundTrip(bytes, FirestoreRPC.WriteStreamRequest.init(protobuf:), \.protobuf)
         roundTrip(bytes, FirestoreRPC.BatchGetDocumentsRequest.init(protobuf:), \.protobuf)
         roundTrip(bytes, FirestoreRPC.GetDocumentRequest.init(protobuf:), \.protobuf)
+        roundTrip(bytes, FirestoreRPC.RunAggregationQueryRequest.init(protobuf:), \.protobuf)
+        // gRPC framing: whatever the bytes, the reader ends in messages, a wait for more, or an error.
+        var framed = GRPCMessageReader(maxMessageBytes: 4096)
+        framed.append(bytes)
+        while let message = try? framed.next() { _ = message }
         // A bare StructuredQuery, as a Listen target or RunQuery carries it.
         if let reader = try? ProtoReader(bytes),
             let query = try? StructuredQuery(protobuf: reader, at: "q", database: database, parent: .root)
