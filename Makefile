@@ -3,7 +3,7 @@
 #   make run      install missing system packages, build release, serve on 127.0.0.1:8080 (dev mode, ./hearth-data)
 #   make test     packages + .venv, make lint, build with warnings as errors, swift test, Python compatibility,
 #                 browser tests (headless Chromium), CLI contract, then `make fuzz` (Linux)
-#   make fuzz     libFuzzer on the rules parsers and evaluator for FUZZ_SECONDS (60) — docs/rules.md
+#   make fuzz     libFuzzer on the rules parsers and evaluator, then the protobuf decoders, FUZZ_SECONDS (60) each
 #   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md, files.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
@@ -80,12 +80,20 @@ test: deps-test venv lint
 # objects), in its own scratch path since the sanitizer changes every object. It starts from Fuzz/corpus plus what
 # earlier runs found, and fails on a crash, a leak, an input slower than 5 s or 2 GB of memory; the input is saved
 # under $(FUZZ_BUILD)/ and replays with the normal build's `hearth-rules-fuzz FILE`.
+#
+# The protobuf fuzzer (`hearth-proto-fuzz`, docs/grpc.md) runs the same way on the Firestore request decoders, from
+# Fuzz/proto-corpus (messages the Python protobuf runtime wrote), for FUZZ_SECONDS too.
 fuzz:
 	$(SWIFT) build --scratch-path $(FUZZ_BUILD) --product hearth-rules-fuzz \
+		-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	$(SWIFT) build --scratch-path $(FUZZ_BUILD) --product hearth-proto-fuzz \
 		-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p $(FUZZ_BUILD)/corpus && cp Fuzz/corpus/* $(FUZZ_BUILD)/corpus/
 	$(FUZZ_BUILD)/debug/hearth-rules-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus
+	@mkdir -p $(FUZZ_BUILD)/proto-corpus && cp Fuzz/proto-corpus/* $(FUZZ_BUILD)/proto-corpus/
+	$(FUZZ_BUILD)/debug/hearth-proto-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/proto- $(FUZZ_BUILD)/proto-corpus
 
 bench: deps-bench release-bench
 	@mkdir -p Benchmarks/out

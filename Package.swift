@@ -40,6 +40,10 @@ let package = Package(
             name: "CCrypt", pkgConfig: "libxcrypt",
             providers: [.apt(["libcrypt-dev"]), .brew(["libxcrypt"])]),
 
+        .systemLibrary(
+            name: "CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
         .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
@@ -48,6 +52,8 @@ let package = Package(
         .target(name: "HearthLog", swiftSettings: swiftSettings),
         .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+        // HTTP/2 (h2c) for gRPC on libnghttp2: so far the preface check that shares the port and the library link.
+        .target(name: "HearthHTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
 
         // ── Shared domain: pure Swift, no I/O ──
         .target(name: "HearthCore", swiftSettings: swiftSettings),
@@ -78,6 +84,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(name: "HearthListen", dependencies: ["HearthCore", "HearthStore"], swiftSettings: swiftSettings),
+        // Firestore's gRPC messages (requests and answers) over the shared model; the codec is HearthCore's.
+        .target(
+            name: "HearthGRPC", dependencies: ["HearthCore", "HearthStore", "HearthListen"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthServer",
             dependencies: [
@@ -101,6 +111,9 @@ let package = Package(
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
         // ── Fuzzing: a replayer normally; libFuzzer with -sanitize=fuzzer -DFUZZING (docs/rules.md) ──
+        .executableTarget(
+            name: "hearth-proto-fuzz", dependencies: ["HearthGRPC", "HearthCore", "HearthListen"],
+            path: "Fuzz/hearth-proto-fuzz", swiftSettings: swiftSettings),
         .executableTarget(
             name: "hearth-rules-fuzz", dependencies: ["HearthRules", "HearthCore"], path: "Fuzz/hearth-rules-fuzz",
             swiftSettings: swiftSettings),
@@ -175,6 +188,11 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthGRPCTests",
+            dependencies: ["HearthGRPC", "HearthCore", "HearthStore", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],

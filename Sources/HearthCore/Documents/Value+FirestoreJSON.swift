@@ -89,21 +89,8 @@ extension Value {
             }
             self = .bytes(bytes)
         case "referenceValue":
-            guard case .string(let text) = payload, Self.isWellFormedReference(text) else {
-                throw invalid(
-                    "referenceValue must be a document name, projects/{project}/databases/{database}/documents/{collection}/{document}"
-                )
-            }
-            // A written reference's IDs are held to the rules a document path's are (no reserved `__.*__`, no
-            // `.`/`..`), so it can always be followed; an operand only positions and may name `__id…__` bounds.
-            for id in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst(5)
-            where reading.checksReferenceIDs {
-                do {
-                    try ResourcePath.validate(id: String(id), in: text)
-                } catch {
-                    throw invalid("referenceValue \"\(text.prefix(200))\": \(error.message)")
-                }
-            }
+            guard case .string(let text) = payload else { throw invalid(Self.referenceRule) }
+            try Self.checkReference(text, reading: reading, at: location())
             self = .reference(text)
         case "geoPointValue":
             guard case .object(let point) = payload, Set(point.keys).isSubset(of: ["latitude", "longitude"]) else {
@@ -119,9 +106,7 @@ extension Value {
             }
             let latitude = try coordinate("latitude")
             let longitude = try coordinate("longitude")
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw invalid("latitude must be within [-90, 90] and longitude within [-180, 180]")
-            }
+            try Self.checkGeoPoint(latitude: latitude, longitude: longitude, at: location())
             self = .geoPoint(latitude: latitude, longitude: longitude)
         case "arrayValue":
             guard case .object(let array) = payload, Set(array.keys).isSubset(of: ["values"]) else {
@@ -217,11 +202,6 @@ extension Value {
         }
     }
 
-    private static func isWellFormedReference(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count >= 7 && parts.count % 2 == 1 && parts[0] == "projects" && parts[2] == "databases"
-            && parts[4] == "documents" && !parts.contains(where: \.isEmpty)
-    }
 }
 
 extension Value {

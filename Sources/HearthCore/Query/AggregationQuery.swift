@@ -69,21 +69,30 @@ public struct AggregationQuery: Sendable, Equatable {
             firestoreJSON: queryJSON, at: reader.location(of: "structuredQuery"), database: database, parent: parent)
         let listLocation = reader.location(of: "aggregations")
         let items = try reader.array("aggregations") ?? []
-        guard (1...Self.maxAggregations).contains(items.count) else {
+        var decoded: [(alias: String?, kind: Kind)] = []
+        for (index, item) in items.enumerated() {
+            decoded.append(try Self.aggregation(item, at: "\(listLocation)[\(index)]"))
+        }
+        self.init(query: query, aggregations: try Self.named(decoded, at: listLocation))
+    }
+
+    /// The aggregations with their aliases, whatever the encoding they came in: 1 to 5 of them, given aliases
+    /// unique, missing ones `field_1`, `field_2`, … (skipping names already taken).
+    static func named(
+        _ decoded: [(alias: String?, kind: Kind)], at listLocation: String
+    ) throws(HearthError) -> [Aggregation] {
+        guard (1...Self.maxAggregations).contains(decoded.count) else {
             throw .invalidArgument(
-                "Invalid value at '\(listLocation)': an aggregation query needs 1 to \(Self.maxAggregations) aggregations, got \(items.count)."
+                "Invalid value at '\(listLocation)': an aggregation query needs 1 to \(Self.maxAggregations) aggregations, got \(decoded.count)."
             )
         }
-        var decoded: [(alias: String?, kind: Kind)] = []
         var taken: Set<String> = []
-        for (index, item) in items.enumerated() {
-            let (alias, kind) = try Self.aggregation(item, at: "\(listLocation)[\(index)]")
-            if let alias, !taken.insert(alias).inserted {
+        for (index, item) in decoded.enumerated() {
+            if let alias = item.alias, !taken.insert(alias).inserted {
                 throw .invalidArgument(
                     "Invalid value at '\(listLocation)[\(index)].alias': the alias \"\(alias)\" is used twice; aliases must be unique."
                 )
             }
-            decoded.append((alias, kind))
         }
         var next = 1
         var aggregations: [Aggregation] = []
@@ -96,7 +105,7 @@ public struct AggregationQuery: Sendable, Equatable {
             }
             aggregations.append(Aggregation(alias: name!, kind: kind))
         }
-        self.init(query: query, aggregations: aggregations)
+        return aggregations
     }
 
     private static func aggregation(_ json: JSONValue, at location: String) throws(HearthError) -> (String?, Kind) {

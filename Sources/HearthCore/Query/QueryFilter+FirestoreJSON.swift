@@ -120,8 +120,8 @@ extension QueryFilter {
         return .unary(field, op)
     }
 
-    /// The operand rules of one operator.
-    private static func checkOperand(
+    /// The operand rules of one operator (shared with the protobuf decoder).
+    static func checkOperand(
         _ value: Value, of op: FieldOperator, on field: FieldPath, at location: String, database: DatabaseName
     ) throws(HearthError) {
         switch op {

@@ -19,11 +19,7 @@ extension StructuredQuery {
     public init(
         firestoreJSON json: JSONValue, at location: String, database: DatabaseName, parent: ResourcePath
     ) throws(HearthError) {
-        guard parent.segments.isEmpty || parent.isDocument else {
-            throw .invalidArgument(
-                "Invalid parent \"\(database.name(of: parent))\": a query runs under the database's documents root or under a document, not a collection."
-            )
-        }
+        try Self.checkParent(parent, database: database)
         let reader = try JSONObjectReader(
             json, at: location,
             allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"])
@@ -54,6 +50,15 @@ extension StructuredQuery {
         try validate(database: database, at: location)
     }
 
+    /// A query runs under the documents root or a document, whatever its encoding.
+    static func checkParent(_ parent: ResourcePath, database: DatabaseName) throws(HearthError) {
+        guard parent.segments.isEmpty || parent.isDocument else {
+            throw .invalidArgument(
+                "Invalid parent \"\(database.name(of: parent))\": a query runs under the database's documents root or under a document, not a collection."
+            )
+        }
+    }
+
     /// Reads `from`: exactly one `CollectionSelector`.
     private static func selector(_ reader: JSONObjectReader) throws(HearthError) -> (String, Bool) {
         let location = reader.location(of: "from")
@@ -65,26 +70,36 @@ extension StructuredQuery {
         }
         let selector = try JSONObjectReader(
             selectors[0], at: "\(location)[0]", allowed: ["collectionId", "allDescendants"])
-        let allDescendants = try selector.bool("allDescendants") ?? false
-        guard let collectionID = try selector.string("collectionId"), !collectionID.isEmpty else {
+        return try checkSelector(
+            collectionID: try selector.string("collectionId"),
+            allDescendants: try selector.bool("allDescendants") ?? false,
+            at: selector.location(of: "collectionId"))
+    }
+
+    /// The rules of a `CollectionSelector`, whatever its encoding: one collection ID without `/`, or none for a
+    /// kindless query over every collection (which needs `allDescendants`).
+    static func checkSelector(
+        collectionID: String?, allDescendants: Bool, at location: String
+    ) throws(HearthError) -> (String, Bool) {
+        guard let collectionID, !collectionID.isEmpty else {
             // A kindless query — every document below the parent, whatever its collection — is what the admin
             // clients' recursive deletes run.
             guard allDescendants else {
                 throw .invalidArgument(
-                    "Invalid value at '\(selector.location(of: "collectionId"))': a collectionId is required unless allDescendants is true (a kindless query over every collection below the parent)."
+                    "Invalid value at '\(location)': a collectionId is required unless allDescendants is true (a kindless query over every collection below the parent)."
                 )
             }
             return ("", true)
         }
         guard !collectionID.contains("/") else {
             throw .invalidArgument(
-                "Invalid value at '\(selector.location(of: "collectionId"))': a collectionId is one ID, without \"/\"; query a subcollection by running the query under its parent document."
+                "Invalid value at '\(location)': a collectionId is one ID, without \"/\"; query a subcollection by running the query under its parent document."
             )
         }
         do {
             try ResourcePath.validate(id: collectionID, in: collectionID)
         } catch {
-            throw .invalidArgument("Invalid value at '\(selector.location(of: "collectionId"))': \(error.message)")
+            throw .invalidArgument("Invalid value at '\(location)': \(error.message)")
         }
         return (collectionID, allDescendants)
     }

@@ -1,0 +1,3 @@
+
+7projects/demo/databases/(default)/documents/users/alice
+a
