@@ -9,4 +9,8 @@ public protocol TreeChangeLog: Sendable {
 
     /// Change-log entries after a sequence number, oldest first, at most `limit`.
     func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange]
+
+    /// The log's head: the last sequence number handed to a committed tree change (0 before the first), even if its
+    /// entry has been pruned since.
+    func treeHead() throws(HearthError) -> Int64
 }

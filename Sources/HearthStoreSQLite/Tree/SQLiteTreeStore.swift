@@ -47,6 +47,11 @@ public final class SQLiteTreeStore: TreeStore {
         try database.changes(in: TreeChangeTable.self, after: sequence, limit: limit)
     }
 
+    /// The last sequence the tree's change log handed out, from the one change-log reader.
+    public func treeHead() throws(HearthError) -> Int64 {
+        try database.head(of: TreeChangeTable.self)
+    }
+
     /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).
     public func recordedAnswer(forWriteID id: String) throws(HearthError) -> [UInt8]? {
         try database.read { db in try WriteReceipts.answer(for: id, in: db) }

@@ -68,6 +68,10 @@ final class FakeTreeSource: TreeListenSource {
         return try result.get()
     }
 
+    func treeHead() throws(HearthError) -> Int64 {
+        state.withLock { $0.sequence }
+    }
+
     func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
         let node = state.withLock { $0.roots[namespace]?.node(at: path) }
         switch node?.content {
