@@ -138,7 +138,7 @@ let package = Package(
             name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore", "HearthTestSupport"],
             swiftSettings: swiftSettings),
         .target(
-            name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport",
+            name: "HearthTestSupport", dependencies: ["Hearth", "HearthTesting"], path: "Tests/HearthTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthModelsTests", dependencies: ["HearthModels", "Hearth", "HearthTestSupport"],
