@@ -18,6 +18,8 @@ public final class EventStreamClient: Sendable {
         var failure: String?
         var paused = false
         var closing = false
+        /// The reader thread closed the descriptor: its number may belong to another socket by now.
+        var descriptorClosed = false
     }
 
     private let fd: Int32
@@ -97,12 +99,12 @@ public final class EventStreamClient: Sendable {
 
     /// Closes the connection (the reader thread notices within 200 ms; the server on its next write).
     public func close() {
-        let first = state.withLock { state -> Bool in
+        let descriptor = fd
+        state.withLock { state in
             defer { state.closing = true }
-            return !state.closing
+            // Under the lock the reader thread closes the descriptor with, so a reused number is never shut down.
+            if !state.closing && !state.descriptorClosed { shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
-        guard first else { return }
-        shutdown(fd, Int32(SHUT_RDWR))
         wake.signal()
     }
 
@@ -225,7 +227,11 @@ public final class EventStreamClient: Sendable {
             }
             if parser.finished { break }
         }
-        state.withLock { $0.ended = true }
-        Foundation.close(fd)
+        let descriptor = fd
+        state.withLock { state in
+            state.ended = true
+            Foundation.close(descriptor)
+            state.descriptorClosed = true
+        }
     }
 }
