@@ -181,9 +181,22 @@ public final class HearthApplication: Sendable {
     }
 
     /// The answer to `request` from the same responder the HTTP server calls (routing, CORS, error envelopes, logs),
-    /// without a socket. Bodies are taken as buffered: streamed uploads need the live server.
+    /// without a socket. A body the responder streams (uploads) is handed to its sink in one chunk, as the HTTP server
+    /// would hand it over in several.
     package func reply(to request: HTTPRequest) -> HTTPReply {
-        responder.reply(to: request)
+        guard responder.streamsBodies else { return responder.reply(to: request) }
+        var head = request
+        head.body = []
+        switch responder.bodyPlan(for: head) {
+        case .buffered:
+            return responder.reply(to: request)
+        case .reject(let response):
+            return .response(response)
+        case .streamed(let sink):
+            guard request.body.count <= sink.maxBodyBytes else { return sink.complete(.tooLarge, request: head) }
+            let accepted = request.body.isEmpty || request.body.withUnsafeBytes { sink.receive($0) }
+            return sink.complete(accepted ? .complete(byteCount: request.body.count) : .refused, request: head)
+        }
     }
 
     /// The port bound, after `start()`.

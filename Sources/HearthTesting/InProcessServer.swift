@@ -7,7 +7,8 @@ import Synchronization
 
 /// A whole `HearthApplication` on a fresh data directory, answering requests in process: each request goes to the
 /// same responder the HTTP server calls (routing, rules, CORS, error envelopes, the log line), without a socket or a
-/// port. For streams (`text/event-stream`) and streamed uploads use the live binary (``HearthProcess``).
+/// port. Uploads reach the storage APIs' body sinks in one chunk; for streams (`text/event-stream`) use the live
+/// binary (``HearthProcess``).
 public final class InProcessServer: Sendable {
     /// The application.
     public let application: HearthApplication
