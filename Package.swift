@@ -102,6 +102,12 @@ let package = Package(
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
 
+        // ── Test tooling (DESIGN.md §6): in-process and live-binary harnesses, one SSE client for both channels, a
+        // test clock. A test-only dependency, not a product apps link. ──
+        .target(
+            name: "HearthTesting", dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthLog"],
+            swiftSettings: swiftSettings),
+
         // ── Benchmarks: the server against its baselines (bare HTTP handler, raw SQLite, cp); files through the SDK ──
         .executableTarget(
             name: "hearth-bench",
@@ -145,7 +151,7 @@ let package = Package(
             name: "HearthSDKTests", dependencies: ["Hearth", "HearthCore", "HearthTestSupport"],
             swiftSettings: swiftSettings),
         .target(
-            name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport",
+            name: "HearthTestSupport", dependencies: ["Hearth", "HearthTesting"], path: "Tests/HearthTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthModelsTests", dependencies: ["HearthModels", "Hearth", "HearthTestSupport"],
@@ -187,7 +193,9 @@ let package = Package(
         // The server's routing layer in process, without a socket.
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen"],
+            dependencies: [
+                "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
         .testTarget(
@@ -195,7 +203,7 @@ let package = Package(
             dependencies: ["HearthGRPC", "HearthCore", "HearthStore", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP"],
+            name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -64,6 +64,7 @@ private final class DeliveryCounter: Sendable {
 private final class FanOutSource: ListenSource {
     let changeFeed = ChangeFeed<ChangeRecord>()
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] { [] }
+    func head() throws(HearthError) -> Int64 { 0 }
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] { [] }
     func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] { paths.map { _ in nil } }
 }

@@ -81,6 +81,7 @@ enum ListenMatchingBenchmark {
 private final class MemorySource: ListenSource {
     let changeFeed = ChangeFeed<ChangeRecord>()
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] { [] }
+    func head() throws(HearthError) -> Int64 { 0 }
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] { [] }
     func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] { paths.map { _ in nil } }
 }

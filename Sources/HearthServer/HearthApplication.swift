@@ -1,7 +1,7 @@
 import Foundation
 import HearthAuth
 public import HearthCore
-import HearthHTTP
+package import HearthHTTP
 import HearthListen
 public import HearthLog
 import HearthStorage
@@ -17,6 +17,8 @@ public final class HearthApplication: Sendable {
     public let logger: Logger
     private let store: any DocumentStore
     private let http: HTTPServer
+    /// What answers each request; `HearthTesting` calls it without a socket.
+    private let responder: HearthResponder
     private let accounts: AccountService
     /// Stored files (`/v0/b/…`): bytes under `DIR/storage`, metadata in its own SQLite database.
     private let files: FileStore
@@ -127,7 +129,7 @@ public final class HearthApplication: Sendable {
             // Last: it claims only paths ending in `.json` that no API above served.
             tree,
         ]
-        let responder = HearthResponder(
+        responder = HearthResponder(
             apis: apis, metrics: metrics, logger: logger,
             cors: CORSPolicy(origins: configuration.corsOrigins, devMode: configuration.devMode),
             streamingAPIs: [storage, cloudStorage])
@@ -166,6 +168,38 @@ public final class HearthApplication: Sendable {
             logger.warning("development mode: any project ID is accepted and the emulator endpoints are on")
         }
         return http.port
+    }
+
+    /// Starts what `start()` starts except the HTTP server, for requests answered in process through
+    /// ``reply(to:)`` (HearthTesting's in-process harness). `stop()` stops it as usual.
+    package func startInProcess() throws(HearthError) {
+        do {
+            try listenHub.start()
+            treeHub.start()
+        } catch {
+            listenHub.stop()
+            treeHub.stop()
+            throw error
+        }
+    }
+
+    /// The answer to `request` from the same responder the HTTP server calls (routing, CORS, error envelopes, logs),
+    /// without a socket. A body the responder streams (uploads) is handed to its sink in one chunk, as the HTTP server
+    /// would hand it over in several.
+    package func reply(to request: HTTPRequest) -> HTTPReply {
+        guard responder.streamsBodies else { return responder.reply(to: request) }
+        var head = request
+        head.body = []
+        switch responder.bodyPlan(for: head) {
+        case .buffered:
+            return responder.reply(to: request)
+        case .reject(let response):
+            return .response(response)
+        case .streamed(let sink):
+            guard request.body.count <= sink.maxBodyBytes else { return sink.complete(.tooLarge, request: head) }
+            let accepted = request.body.isEmpty || request.body.withUnsafeBytes { sink.receive($0) }
+            return sink.complete(accepted ? .complete(byteCount: request.body.count) : .refused, request: head)
+        }
     }
 
     /// The port bound, after `start()`.

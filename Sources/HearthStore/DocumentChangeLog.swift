@@ -8,4 +8,8 @@ public protocol DocumentChangeLog: Sendable {
 
     /// Change-log entries after a sequence number, oldest first.
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
+
+    /// The log's head: the last sequence number handed to a committed change (0 before the first), even if its entry
+    /// has been pruned since. A listener that starts here has seen nothing yet and misses nothing after.
+    func head() throws(HearthError) -> Int64
 }

@@ -179,6 +179,11 @@ public final class SQLiteDocumentStore: DocumentStore {
         try database.changes(in: ChangeLog.self, after: sequence, limit: limit)
     }
 
+    /// The last sequence the documents' change log handed out, from the one change-log reader.
+    public func head() throws(HearthError) -> Int64 {
+        try database.head(of: ChangeLog.self)
+    }
+
     /// Commit counters and the size of the database file with its write-ahead log, for `/metrics`.
     public func statistics() -> StoreStatistics {
         database.statistics()

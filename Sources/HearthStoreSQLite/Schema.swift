@@ -75,7 +75,7 @@ enum Schema {
                 key BLOB PRIMARY KEY,
                 value NOT NULL
             ) WITHOUT ROWID;
-            -- The tree's change log, written in the same transaction as each tree write (see TreeChangeLog).
+            -- The tree's change log, written in the same transaction as each tree write (see TreeChangeTable).
             CREATE TABLE tree_changes(
                 sequence INTEGER PRIMARY KEY AUTOINCREMENT,
                 commit_time INTEGER NOT NULL,    -- microseconds, same clock as documents' commit times

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The admin API (what the Admin SDKs call) against one development-mode server.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Accounts defects of issue 14: `continueUrl` limited to authorized domains (item 4), mail links never built from

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Accounts behaviour that needs its own server: limits, enumeration protection, production mode, restarts, the CLI.

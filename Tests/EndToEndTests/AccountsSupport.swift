@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Identity Toolkit calls for the accounts end-to-end tests.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `:runAggregationQuery`: count (upTo), sum, avg, aliases, over filtered queries.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Synchronization
 import Testing
 

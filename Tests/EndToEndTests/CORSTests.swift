@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// CORS on every API, as a web page on another origin uses them: the preflight the browser sends before a

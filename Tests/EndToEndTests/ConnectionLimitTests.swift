@@ -1,4 +1,5 @@
 import Foundation
+import HearthTesting
 import Testing
 
 /// One client must not be able to take every connection slot, neither by opening many connections nor by holding

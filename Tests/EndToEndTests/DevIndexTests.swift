@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Issue #20: development mode answers a query whose composite index is missing, as the emulator does, learns the

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Development mode's provider picker at `/emulator/auth/handler`: a browser sign-in with a provider nobody set up

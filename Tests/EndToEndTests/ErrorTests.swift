@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Bad input: each gets the right google.rpc.Status, and nothing is half-written.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// What federated identities do to accounts: one account per email (`needConfirmation`), linking to a signed-in

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The browser's flow: `accounts:createAuthUri` with a `providerId` answers the provider's authorization URL (state,

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `accounts:signInWithIdp` against a fake identity provider on 127.0.0.1, with the production verification path:

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTesting
 import Testing
 
 /// Requests whose body framing is ambiguous or unsupported: each is answered once, with a JSON error, and the

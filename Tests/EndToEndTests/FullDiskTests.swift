@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// A data directory on a disk that fills up (a 64 MiB tmpfs, mounted for the test, so root only — CI runs as root):

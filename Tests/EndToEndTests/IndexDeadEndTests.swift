@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Issue #17, class 4: every composite index a `FAILED_PRECONDITION` names must, once declared and built, serve

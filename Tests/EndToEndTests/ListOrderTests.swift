@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The collection ID with a composite index declared for this suite; tests keep its documents under unique parents.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// A listen session re-checks the credential that opened it before every delivery (issue 14, item 1): once the ID

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The listen channel's requests and errors. Heartbeats every 0.3 s, so a closed stream is noticed quickly.
@@ -92,30 +93,8 @@ import Testing
 /// A bare GET of the listen URL with a chosen Accept header, returning the response head and body start.
 enum SSEClientHead {
     static func get(_ server: HearthProcess, accept: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw HarnessError("connect failed") }
-        let request = Array(
-            "GET \(FS.root()):listen HTTP/1.1\r\nHost: x\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        let socket = try RawSocket(port: server.port, timeout: 20)
+        try socket.send("GET \(FS.root()):listen HTTP/1.1\r\nHost: x\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n")
+        return socket.readAll().text
     }
 }

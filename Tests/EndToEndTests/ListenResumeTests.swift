@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Resuming a listen on a new stream with the resume token of an earlier one.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `documents:listen` against a real server: targets on documents and queries, over a real SSE connection.

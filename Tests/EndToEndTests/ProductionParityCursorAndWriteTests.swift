@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Issue #17, classes 5 to 8: cursors by path, reserved names, the validations Firestore does, and the smaller

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// One case of issue #17: documents (ID → fields JSON), a query, and production Firestore's answer — the IDs

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Malformed `:runQuery` requests answer 400 INVALID_ARGUMENT, as Firestore does.

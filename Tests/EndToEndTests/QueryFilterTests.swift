@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `:runQuery` filters: every field and unary operator, AND/OR, `__name__`, over mixed types.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Declaring a composite index: the FAILED_PRECONDITION hint, the background build over existing documents, and

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Collection IDs with composite indexes declared for this suite (a COLLECTION index applies to every collection

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Queries read O(result) index entries and documents, not O(collection): checked through explainMetrics on a

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The work of one request is bounded, and slow work never holds the threads that accept and parse: a fresh

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTesting
 import Testing
 
 /// `hearth rules test` on storage rules: the binary runs a storage rules file's cases (`service firebase.storage`),

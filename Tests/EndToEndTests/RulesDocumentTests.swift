@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Users A and B, signed up through the accounts API of one server running `Examples/rules/todos.rules`, try the

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Listeners under `Examples/rules/todos.rules`: user A may listen to her own todos and to queries pinned to her

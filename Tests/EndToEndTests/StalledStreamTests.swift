@@ -1,4 +1,5 @@
 import Foundation
+import HearthTesting
 import Testing
 
 /// A stream client that stops reading is cut off once its buffer fills (16 MiB for a tree stream): the server

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Firebase Storage v0 on the real binary: uploads, metadata, downloads (ranges, etags, tokens), listing, deletes.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Storage rules (`--storage-rules`) on every Storage path, with two users, on a production-mode server.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Uploads that are resumed, interrupted, too large or cut off by a crash, on the real binary.

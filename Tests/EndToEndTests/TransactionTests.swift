@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `:beginTransaction`, reads in transactions, `:commit` with a transaction, `:rollback`.

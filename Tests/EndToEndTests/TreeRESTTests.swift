@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `/{path}.json`: GET, PUT, POST, PATCH, DELETE and their options, over HTTP against a real server.

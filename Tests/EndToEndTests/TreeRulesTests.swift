@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Users A and B, signed up through the accounts API, try every tree operation against each other's data under an
@@ -199,7 +200,7 @@ struct TreeRulesTests {
             let refused = try server.stream("inbox", headers: a.headers)
             try await refused.waitForEnd()
             #expect(refused.status == 401)
-            stream.disconnect()
+            stream.close()
         }
     }
 
@@ -228,7 +229,7 @@ struct TreeRulesTests {
             try expectOK(await client.tree("PUT", "rooms/r1/topic", #""news""#, headers: a.headers))
             #expect(
                 try await room.dataEvents(1, after: 1)[0]
-                    == TreeSSE(event: "put", data: #"{"path":"/topic","data":"news"}"#))
+                    == StreamEvent(event: "put", data: #"{"path":"/topic","data":"news"}"#))
             Self.denied(try await client.tree("PUT", "rooms/r1/topic", #""spam""#, headers: b.headers))
             // A leaves the room: the change that removes the membership takes read access away, so the stream gets
             // `cancel` instead of that change, and ends.
@@ -240,7 +241,7 @@ struct TreeRulesTests {
             // The administrator's stream on the same room saw the change and stays open.
             #expect(
                 try await watcher.dataEvents(2, after: 1)[1]
-                    == TreeSSE(event: "put", data: #"{"path":"/members/\#(a.uid)","data":null}"#))
+                    == StreamEvent(event: "put", data: #"{"path":"/members/\#(a.uid)","data":null}"#))
 
             // New rules that no longer let A read their own data: the open stream is cancelled at once.
             let replaced = try await client.request(
@@ -252,7 +253,7 @@ struct TreeRulesTests {
             // Administrators are not judged: the watcher stays open through the new rules.
             try expectOK(await client.tree("PUT", "rooms/r1/topic", #""still here""#, headers: Self.admin))
             #expect(try await watcher.dataEvents(1, after: 3)[0].payload == "still here")
-            watcher.disconnect()
+            watcher.close()
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Streaming (`Accept: text/event-stream`) over real connections: the first `put`, then `put`/`patch` events for
@@ -32,14 +33,15 @@ struct TreeStreamTests {
             try await client.treePut("elsewhere", #""ignored""#)
             try await client.treePut("", #"{"room":{"fresh":true}}"#)
             let events = try await stream.dataEvents(5, after: 1)
-            #expect(events[0] == TreeSSE(event: "put", data: #"{"path":"/messages/m2","data":{"text":"b"}}"#))
+            #expect(events[0] == StreamEvent(event: "put", data: #"{"path":"/messages/m2","data":{"text":"b"}}"#))
             #expect(
                 events[1]
-                    == TreeSSE(event: "patch", data: #"{"path":"/","data":{"messages/m1/text":"A","title":"Hey"}}"#))
-            #expect(events[2] == TreeSSE(event: "put", data: #"{"path":"/title","data":null}"#))
-            #expect(events[3] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"x":1}}"#))
-            #expect(events[4] == TreeSSE(event: "put", data: #"{"path":"/","data":{"fresh":true}}"#))
-            stream.disconnect()
+                    == StreamEvent(event: "patch", data: #"{"path":"/","data":{"messages/m1/text":"A","title":"Hey"}}"#)
+            )
+            #expect(events[2] == StreamEvent(event: "put", data: #"{"path":"/title","data":null}"#))
+            #expect(events[3] == StreamEvent(event: "patch", data: #"{"path":"/","data":{"x":1}}"#))
+            #expect(events[4] == StreamEvent(event: "put", data: #"{"path":"/","data":{"fresh":true}}"#))
+            stream.close()
         }
     }
 
@@ -68,11 +70,11 @@ struct TreeStreamTests {
     func missingThenPatch() async throws {
         try await withHearth(Self.options()) { server in
             let stream = try server.stream("a/b")
-            #expect(try await stream.dataEvents(1)[0] == TreeSSE(event: "put", data: #"{"path":"/","data":null}"#))
+            #expect(try await stream.dataEvents(1)[0] == StreamEvent(event: "put", data: #"{"path":"/","data":null}"#))
             _ = try expectOK(await server.client.tree("PATCH", "a", #"{"b/c":1,"b/d":{"e":2},"z":3}"#))
             let events = try await stream.dataEvents(1, after: 1)
-            #expect(events[0] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"c":1,"d":{"e":2}}}"#))
-            stream.disconnect()
+            #expect(events[0] == StreamEvent(event: "patch", data: #"{"path":"/","data":{"c":1,"d":{"e":2}}}"#))
+            stream.close()
         }
     }
 
@@ -105,7 +107,7 @@ struct TreeStreamTests {
             for stream in streams {
                 let tail = try await stream.dataEvents(1, after: writes + 1)
                 #expect(tail[0].path == "/last")
-                stream.disconnect()
+                stream.close()
             }
         }
     }
@@ -121,11 +123,11 @@ struct TreeStreamTests {
             try await client.treePut("scores/a/s", "11")
             try await client.treePut("scores/c/s", "31")
             let events = try await stream.dataEvents(2, after: 1)
-            #expect(events[0] == TreeSSE(event: "patch", data: #"{"path":"/","data":{"b":null,"d":{"s":25}}}"#))
-            #expect(events[1] == TreeSSE(event: "put", data: #"{"path":"/c","data":{"s":31}}"#))
+            #expect(events[0] == StreamEvent(event: "patch", data: #"{"path":"/","data":{"b":null,"d":{"s":25}}}"#))
+            #expect(events[1] == StreamEvent(event: "put", data: #"{"path":"/c","data":{"s":31}}"#))
             let snapshot = try await client.treeValue("scores", query: [("orderBy", #""s""#), ("limitToLast", "2")])
             #expect(snapshot == Tree.json(#"{"c":{"s":31},"d":{"s":25}}"#))
-            stream.disconnect()
+            stream.close()
         }
     }
 
@@ -137,7 +139,7 @@ struct TreeStreamTests {
             #expect(try await stream.dataEvents(1)[0].payload == Tree.json(#"{".priority":1,"v":2}"#))
             let alive = try await stream.events(2) { $0.event == "keep-alive" }
             #expect(alive.allSatisfy { $0.data == "null" })
-            stream.disconnect()
+            stream.close()
         }
     }
 
@@ -158,7 +160,7 @@ struct TreeStreamTests {
             // The admin's stream is unaffected.
             try await client.treePut("private/x", "1")
             #expect(try await admin.dataEvents(1, after: 1)[0].path == "/x")
-            admin.disconnect()
+            admin.close()
         }
     }
 
@@ -206,10 +208,10 @@ struct TreeStreamTests {
             let staying = try server.stream("d")
             _ = try await gone.dataEvents(1)
             _ = try await staying.dataEvents(1)
-            gone.disconnect()
+            gone.close()
             for index in 0..<20 { try await server.client.treePut("d/\(index)", "\(index)") }
             #expect(try await staying.dataEvents(20, after: 1).count == 20)
-            staying.disconnect()
+            staying.close()
         }
     }
 }
@@ -234,7 +236,7 @@ struct TreeStreamConsistencyTests {
                     }
                 }
             }
-            var streams: [TreeEventClient] = []
+            var streams: [EventStreamClient] = []
             for _ in 0..<6 {
                 streams.append(try server.stream("live"))
                 try await Task.sleep(for: .milliseconds(20))
@@ -251,13 +253,13 @@ struct TreeStreamConsistencyTests {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 #expect(rebuilt ?? .null == final, "events: \(stream.received.count)")
-                stream.disconnect()
+                stream.close()
             }
         }
     }
 
     /// Applies SSE events, starting from the first `put`, to a JSON value as a client does.
-    static func rebuild(_ events: [TreeSSE]) -> JSONValue? {
+    static func rebuild(_ events: [StreamEvent]) -> JSONValue? {
         var value: JSONValue?
         for event in events {
             guard let path = event.path, let data = event.payload else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `hearth users import FILE` on `firebase auth:export` JSON with the project's scrypt parameters: the users sign in

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Under deny-all rules a caller learns nothing about documents it may not write (issue 14, item 2): every

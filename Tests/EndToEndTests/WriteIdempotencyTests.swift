@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `X-Hearth-Write-Id`: a write sent again with the key of one already applied is answered with the first answer and

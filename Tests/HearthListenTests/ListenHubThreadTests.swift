@@ -61,6 +61,26 @@ func eventually(_ condition: () -> Bool) async {
         hub.stop()
     }
 
+    @Test func theHubStartsAtTheHeadWhenTheLogHoldsNoEntry() async throws {
+        let source = FakeSource()
+        for n in 1...20 { source.write("rooms/r\(n)", fields(("n", int(n))), publish: false) }
+        source.prune(through: 20)
+        let hub = ListenHub(source: source)
+        try hub.start()
+        defer { hub.stop() }
+        #expect(hub.statistics.sequence == 20)
+        // A target resumed from the head is current at once with nothing to replay, only the count that lets the
+        // client check its cache.
+        let sink = FakeSink()
+        let caller = ListenCaller(auth: nil)
+        let session = try hub.openSession(database: testDatabase, caller: caller, sink: sink)
+        try hub.submit(
+            .addTarget(ListenTarget(id: 1, kind: .query(query("rooms")), resumeToken: ResumeToken(sequence: 20))),
+            session: session, caller: caller)
+        await eventually { sink.responses.count >= 4 }
+        #expect(sink.take() == ["ADD 1", "filter 1=20", "CURRENT 1 @20", "marker @20"])
+    }
+
     @Test func aHubThatFallsBehindCatchesUpFromTheLogWithoutGapsOrRepeats() async throws {
         let source = FakeSource()
         var configuration = ListenConfiguration()

@@ -1,31 +1,20 @@
 public import Foundation
 public import Hearth
+public import HearthTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A problem starting or talking to the server under test.
-public struct HarnessError: Error, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
-    /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
-}
+/// A problem starting or talking to the server under test (HearthTesting's, so both harnesses throw one type).
+public typealias HarnessError = HearthTesting.HarnessError
 
-/// Servers still running (by process ID) and directories still to remove, handled when the test process exits so a
-/// failed or hurried run leaves neither behind.
-private let liveServers = Mutex<Set<Int32>>([])
+/// Directories still to remove, handled when the test process exits so a failed or hurried run leaves none behind
+/// (HearthTesting's `ChildProcess` kills servers still running).
 private let leftoverDirectories = Mutex<Set<URL>>([])
 private let installExitHook: Void = {
     atexit {
-        // At exit, on the main thread, waiting is fine: a server still writing its data would otherwise refill a
-        // directory while it is being removed.
-        for pid in liveServers.withLock({ $0 }) {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
-        }
         for directory in leftoverDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
     }
 }()
@@ -36,59 +25,24 @@ public func removeAtExit(_ directory: URL) {
     leftoverDirectories.withLock { _ = $0.insert(directory) }
 }
 
-/// Resumes everyone waiting for a process to exit, from its termination handler — never by blocking a thread.
-private final class ExitSignal: Sendable {
-    private let state = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func fire() {
-        let waiters = state.withLock { state in
-            state.exited = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let exited = state.withLock { state in
-                if !state.exited { state.waiters.append(continuation) }
-                return state.exited
-            }
-            if exited { continuation.resume() }
-        }
-    }
-}
-
-/// A real `hearth serve --dev` on 127.0.0.1 with a fresh port and data directory — the one harness of the tests
-/// that drive the server through the SDK (the SDK's own, the typed layer's, the examples' and the seeds'). The
-/// end-to-end tests, which speak raw HTTP, have theirs in Tests/EndToEndTests/Support.
+/// A real `hearth serve --dev` on 127.0.0.1 with a fresh port and data directory, for the tests that drive the
+/// server through the SDK (the SDK's own, the typed layer's, the examples' and the seeds'): HearthTesting's live-binary
+/// harness (`ChildProcess`) plus the SDK's side — apps configured against it, a directory for their storage.
 public final class TestServer: Sendable {
-    let process: Process
-    /// The server's own directory (data, logs, client storage).
+    let child: ChildProcess
+    /// The server's own directory (data, client storage).
     public let directory: URL
     /// `http://127.0.0.1:PORT`.
     public let baseURL: URL
-    private let exit: ExitSignal
 
-    private init(process: Process, directory: URL, baseURL: URL, exit: ExitSignal) {
-        self.process = process
+    private init(child: ChildProcess, directory: URL, baseURL: URL) {
+        self.child = child
         self.directory = directory
         self.baseURL = baseURL
-        self.exit = exit
     }
 
     /// The package's root directory.
-    public static var packageRoot: URL {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        return root
-    }
-
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["HEARTH_BINARY"], !path.isEmpty { return path }
-        return packageRoot.appendingPathComponent(".build/debug/hearth").path
-    }
+    public static var packageRoot: URL { HearthBinary.packageRoot }
 
     /// Starts `hearth serve --dev` with `arguments` added and waits (at most 20 s) for its `listening on` line. With
     /// `directory` and `port`, a restart of an earlier server on its data and address. `environment` adds variables
@@ -96,54 +50,29 @@ public final class TestServer: Sendable {
     public static func start(
         arguments: [String] = [], directory reused: URL? = nil, port: Int = 0, environment: [String: String] = [:]
     ) async throws -> TestServer {
-        _ = installExitHook
         let directory =
             reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         removeAtExit(directory)
-        let stdoutURL = directory.appendingPathComponent("stdout.log")
-        let stderrURL = directory.appendingPathComponent("stderr.log")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw HarnessError("No hearth binary at \(binary): run `swift build` first or set HEARTH_BINARY.")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
-            [
+        let child = try ChildProcess(
+            arguments: [
                 "serve", "--host", "127.0.0.1", "--port", String(port), "--data",
                 directory.appendingPathComponent("data").path, "--dev",
-            ] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
-            .merging(environment) { _, added in added }
-        process.standardInput = FileHandle.nullDevice
-        let stdout = try FileHandle(forWritingTo: stdoutURL)
-        let stderr = try FileHandle(forWritingTo: stderrURL)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let exit = ExitSignal()
-        process.terminationHandler = { _ in exit.fire() }
-        try process.run()
-        // The child has its own copies; `Process` would keep these open for as long as it lives.
-        try? stdout.close()
-        try? stderr.close()
-        let pid = process.processIdentifier
-        liveServers.withLock { _ = $0.insert(pid) }
+            ] + arguments,
+            environment: environment)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            let output = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+            let output = child.stdout
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
                 output.contains("\(line)\n"), let url = URL(string: String(line.dropFirst("listening on ".count)))
             {
-                return TestServer(process: process, directory: directory, baseURL: url, exit: exit)
+                return TestServer(child: child, directory: directory, baseURL: url)
             }
-            if !process.isRunning { break }
+            if child.termination != nil { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(pid, SIGKILL)
-        let log = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-        throw HarnessError("hearth serve did not start. stderr:\n\(log.suffix(2000))")
+        child.signal(SIGKILL)
+        throw HarnessError("hearth serve did not start. stderr:\n\(child.stderr.suffix(2000))")
     }
 
     /// The port the server listens on.
@@ -165,30 +94,26 @@ public final class TestServer: Sendable {
         return HearthApp.app(name: name)!
     }
 
-    /// Stops the server (SIGTERM) and waits for it to exit, keeping its data, for a restart with
-    /// ``start(arguments:directory:port:environment:)``.
+    /// Stops the server (SIGTERM) and waits (at most 60 s, then kills it) for it to exit, keeping its data, for a
+    /// restart with ``start(arguments:directory:port:environment:)``.
     public func halt() async {
-        let pid = process.processIdentifier
-        if process.isRunning { kill(pid, SIGTERM) }
-        await exit.wait()
-        liveServers.withLock { _ = $0.remove(pid) }
+        child.signal(SIGTERM)
+        _ = try? await child.waitForExit(timeout: .seconds(60))
     }
 
-    /// Waits for the server to exit on its own (as `HEARTH_TEST_EXIT_AFTER_RECEIPT` makes it), keeping its data.
+    /// Waits (at most 120 s, then kills it) for the server to exit on its own (as `HEARTH_TEST_EXIT_AFTER_RECEIPT`
+    /// makes it), keeping its data.
     public func exited() async {
-        await exit.wait()
-        liveServers.withLock { _ = $0.remove(process.processIdentifier) }
+        _ = try? await child.waitForExit(timeout: .seconds(120))
     }
 
     /// Stops the server and removes its data once it has exited, without waiting (callable from `defer`).
     public func stop() {
-        let pid = process.processIdentifier
-        if process.isRunning { kill(pid, SIGTERM) }
+        child.signal(SIGTERM)
         let directory = self.directory
-        let exit = self.exit
+        let child = self.child
         Task {
-            await exit.wait()
-            liveServers.withLock { _ = $0.remove(pid) }
+            _ = try? await child.waitForExit(timeout: .seconds(60))
             try? FileManager.default.removeItem(at: directory)
             leftoverDirectories.withLock { _ = $0.remove(directory) }
         }

@@ -126,28 +126,13 @@ public final class ListenHub: Sendable {
     /// Counters, as of the hub thread's last pass.
     public var statistics: ListenStatistics { published.withLock { $0 } }
 
-    /// The change log's newest sequence number and its commit time, found by probing `changes(after:limit: 1)`
-    /// (an exponential then a binary search), since the store offers no direct way.
+    /// The change log's head and the commit time of its entry: the read time of targets added before the next
+    /// commit. Without an entry (an empty log, or the head's entry pruned) the wall clock stands in.
     private func findHead() throws(HearthError) -> (sequence: Int64, time: Timestamp) {
-        guard var known = try source.changes(after: 0, limit: 1).first else { return (0, clock.now()) }
-        var step: Int64 = 1024
-        var high = known.sequence + step
-        while let next = try source.changes(after: high, limit: 1).first {
-            known = next
-            step = step < Int64.max / 4 ? step * 2 : step
-            high = next.sequence + step
-        }
-        var low = known.sequence
-        while low < high {
-            let middle = low + (high - low) / 2
-            if let next = try source.changes(after: middle, limit: 1).first {
-                known = next
-                low = next.sequence
-            } else {
-                high = middle
-            }
-        }
-        return (known.sequence, known.commitTime)
+        let head = try source.head()
+        guard head > 0, let entry = try source.changes(after: head - 1, limit: 1).first, entry.sequence == head
+        else { return (head, clock.now()) }
+        return (head, entry.commitTime)
     }
 
     private static func newSessionID() -> String {

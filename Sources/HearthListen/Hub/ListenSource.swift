@@ -8,6 +8,8 @@ public protocol ListenSource: Sendable {
     var changeFeed: ChangeFeed<ChangeRecord> { get }
     /// Change-log entries after `sequence`, oldest first, at most `limit`.
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
+    /// The change log's head: the last sequence handed to a committed change (0 before the first).
+    func head() throws(HearthError) -> Int64
     /// A query's results, in query order (index-backed).
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument]
     /// The documents at `paths` from one snapshot, `nil` where missing.
@@ -30,6 +32,11 @@ public struct DocumentStoreListenSource: ListenSource {
     /// The engine's change log.
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
         try store.changes(after: sequence, limit: limit)
+    }
+
+    /// The engine's change-log head.
+    public func head() throws(HearthError) -> Int64 {
+        try store.head()
     }
 
     /// Runs the query outside any transaction.

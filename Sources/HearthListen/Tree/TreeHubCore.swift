@@ -14,7 +14,7 @@ final class TreeHubCore {
     /// What the core needs from outside.
     struct Environment {
         /// The store's snapshots and change log.
-        let source: any TreeChangeReader
+        let source: any TreeListenSource
         let configuration: TreeListenConfiguration
         let authorizer: any TreeListenAuthorizer
         /// The wall clock in milliseconds since 1970, against which ID tokens expire.

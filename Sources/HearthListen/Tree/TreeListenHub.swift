@@ -1,6 +1,6 @@
 import Foundation
 import HearthCore
-public import HearthStore
+import HearthStore
 import Synchronization
 
 /// Delivers committed tree changes to open streams (`GET … Accept: text/event-stream`), in commit order, each change
@@ -17,7 +17,7 @@ public final class TreeListenHub: Sendable {
         case recheckAccess
     }
 
-    private let source: any TreeChangeReader
+    private let source: any TreeListenSource
     private let configuration: TreeListenConfiguration
     private let authorizer: any TreeListenAuthorizer
     private let nowMillis: @Sendable () -> Int64
@@ -33,7 +33,7 @@ public final class TreeListenHub: Sendable {
     /// monotonic clock for keep-alive ticks and `nowMillis` the wall clock ID tokens expire by; `nil` uses the
     /// system's. Tests pass their own.
     public init(
-        source: any TreeChangeReader, configuration: TreeListenConfiguration = TreeListenConfiguration(),
+        source: any TreeListenSource, configuration: TreeListenConfiguration = TreeListenConfiguration(),
         authorizer: any TreeListenAuthorizer = AllowAllTreeListenAuthorizer(),
         report: @escaping @Sendable (TreeListenProblem) -> Void = { _ in },
         now: (@Sendable () -> Duration)? = nil, nowMillis: (@Sendable () -> Int64)? = nil

@@ -10,7 +10,8 @@ import Synchronization
 /// PATCH and DELETE, `/{path}/.priority.json`, and `/.settings/rules.json`. It claims only paths ending in `.json`,
 /// so it sits after the other APIs in the server's list.
 struct TreeAPI: API {
-    let tree: any TreeStore
+    /// Reads and writes go to the engine's reader and its one write path; the hub alone follows its change log.
+    let tree: any TreeReader & TreeCommitter
     let hub: TreeListenHub
     let access: TreeAccess
     let configuration: ServerConfiguration

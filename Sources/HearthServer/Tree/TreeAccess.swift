@@ -11,7 +11,8 @@ import HearthStore
 /// judging could only ever allow and would cost reads.
 struct TreeAccess: Sendable {
     let engine: RulesEngine
-    let tree: any TreeStore
+    /// Where rules' `data` and `getPriority()` read; the judge of a write reads inside the write's transaction instead.
+    let tree: any TreeReader
     /// What the rules' `now` reads.
     var clock: WallClock = .system
 

@@ -19,7 +19,7 @@ protocol ChangeLogTable {
 
 extension SQLiteDatabase {
     /// The change logs the writer prunes.
-    static var changeLogs: [any ChangeLogTable.Type] { [ChangeLog.self, TreeChangeLog.self] }
+    static var changeLogs: [any ChangeLogTable.Type] { [ChangeLog.self, TreeChangeTable.self] }
 
     /// Entries of a change log after `sequence`, oldest first, read from one snapshot.
     func changes<Log: ChangeLogTable>(

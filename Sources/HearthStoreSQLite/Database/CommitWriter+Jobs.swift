@@ -42,7 +42,7 @@ extension CommitWriter {
         /// Declares an index a development-mode query needed (see `LearnedIndexes`); answers its new ID, which the
         /// catalog holds, building, before the completion runs.
         case learnIndex(IndexDefinition, @Sendable (Result<Int64, HearthError>) -> Void)
-        /// A tree write (`TreeStore.write`); its change reaches the tree feed before the completion runs.
+        /// A tree write (`TreeCommitter.write`); its change reaches the tree feed before the completion runs.
         case tree(TreeWrite, @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void)
         /// An account write (`SQLiteDatabase.writeAndWait`): its body runs in its own savepoint, and what it throws
         /// rolls the savepoint back and reaches the completion unchanged. It feeds no change log and is not counted.

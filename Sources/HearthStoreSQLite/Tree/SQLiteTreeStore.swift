@@ -3,7 +3,8 @@ import HearthSQLite
 public import HearthStore
 
 /// The tree engine on a `SQLiteDatabase`, shared with the document engine: its single writer (every write is a job
-/// inside the group commit, with its own savepoint and commit time) and its pool of read connections.
+/// inside the group commit, with its own savepoint and commit time) and its pool of read connections. It plays all
+/// three roles of a tree engine (``TreeReader``, ``TreeCommitter``, ``TreeChangeLog``).
 public final class SQLiteTreeStore: TreeStore {
     private let database: SQLiteDatabase
     /// Committed tree changes, published right after each `COMMIT`, in commit order (the database's tree feed).
@@ -25,7 +26,8 @@ public final class SQLiteTreeStore: TreeStore {
         try database.read { db in
             try db.transaction(.deferred) {
                 TreeSnapshot(
-                    node: try TreeRows.node(namespace, path, in: db), sequence: try TreeChangeLog.lastSequence(in: db))
+                    node: try TreeRows.node(namespace, path, in: db), sequence: try TreeChangeTable.lastSequence(in: db)
+                )
             }
         }
     }
@@ -42,7 +44,12 @@ public final class SQLiteTreeStore: TreeStore {
 
     /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
-        try database.changes(in: TreeChangeLog.self, after: sequence, limit: limit)
+        try database.changes(in: TreeChangeTable.self, after: sequence, limit: limit)
+    }
+
+    /// The last sequence the tree's change log handed out, from the one change-log reader.
+    public func treeHead() throws(HearthError) -> Int64 {
+        try database.head(of: TreeChangeTable.self)
     }
 
     /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).

@@ -50,7 +50,7 @@ enum TreeWriteApplier {
         for update in updates {
             try TreeRows.put(update.node, write.namespace, at: write.path.appending(update.path), in: db)
         }
-        let change = try TreeChangeLog.append(
+        let change = try TreeChangeTable.append(
             commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
         return (.committed(change), updates.count)
     }

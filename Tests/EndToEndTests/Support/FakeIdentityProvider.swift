@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthCrypto
 import HearthHTTP
+import HearthTesting
 
 /// An identity provider written for the tests, on 127.0.0.1: an OpenID issuer (discovery document and a JWKS whose
 /// keys can rotate), a Facebook-shaped Graph API (`/debug_token`, `/me`) and a GitHub-shaped REST API (`/user`,

@@ -1,11 +1,12 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// One listen stream on a server under test, with helpers to add and remove targets and to read its events.
 struct ListenStream: Sendable {
     let server: HearthProcess
-    let client: SSEClient
+    let client: ListenChannelClient
     let project: String
 
     /// Opens `GET …/documents:listen`.
@@ -14,7 +15,8 @@ struct ListenStream: Sendable {
     ) throws -> ListenStream {
         ListenStream(
             server: server,
-            client: try SSEClient(port: server.port, project: project, headers: headers, receiveBuffer: receiveBuffer),
+            client: try ListenChannelClient(
+                port: server.port, project: project, headers: headers, receiveBuffer: receiveBuffer),
             project: project)
     }
 
@@ -55,7 +57,7 @@ struct ListenStream: Sendable {
     }
 
     /// The events up to and including the next marker, raw.
-    func nextBatchEvents() async throws -> [SSEClient.Event] {
+    func nextBatchEvents() async throws -> [StreamEvent] {
         try await client.next(through: { describeListen($0) == "marker" })
     }
 
@@ -71,7 +73,7 @@ struct ListenStream: Sendable {
 
 /// A compact description of a listen event: `ADD 1`, `CURRENT 1`, `REMOVE 1 PERMISSION_DENIED`, `marker` (a
 /// NO_CHANGE for every target), `change col/doc [1,2]`, `delete col/doc [1]`, `remove col/doc [1]`, `filter 1=3`.
-@Sendable func describeListen(_ event: SSEClient.Event) -> String {
+@Sendable func describeListen(_ event: StreamEvent) -> String {
     guard let json = event.json else { return "unparsable: \(event.data)" }
     func ids(_ value: JSONValue?) -> String {
         "[" + (value?.arrayValue ?? []).compactMap { $0.int64Value.map(String.init) }.joined(separator: ",") + "]"
@@ -104,7 +106,7 @@ struct ListenStream: Sendable {
 }
 
 /// The resume token of a `targetChange` event, if it carries one.
-func resumeToken(of event: SSEClient.Event) -> String? {
+func resumeToken(of event: StreamEvent) -> String? {
     event.json?["targetChange"]?["resumeToken"]?.stringValue
 }
 

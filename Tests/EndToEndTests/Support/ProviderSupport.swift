@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthCrypto
+import HearthTesting
 import Testing
 
 /// A production-mode `hearth serve` whose federated providers all point at one ``FakeIdentityProvider``.

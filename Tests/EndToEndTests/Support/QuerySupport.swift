@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// JSON builders for Firestore REST structured queries, written as JSON text.

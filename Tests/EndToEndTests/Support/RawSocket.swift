@@ -1,17 +1,5 @@
 import Foundation
-
-/// Calls `body` with the socket address of IPv4 `host`:`port` and its length: for `bind` and `connect`.
-func withIPv4Address<Result>(
-    _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
-) -> Result {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr(host)
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-}
+import HearthTesting
 
 /// A blocking TCP connection to the server under test that sends exactly the bytes given, for framing and
 /// connection-handling tests that no HTTP client library would produce.

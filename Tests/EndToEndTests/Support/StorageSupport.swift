@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Firebase Storage v0 paths and calls for the storage end-to-end tests.

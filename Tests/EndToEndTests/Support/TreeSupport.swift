@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Helpers for the tree (Realtime Database REST) end-to-end tests. Tests share one server and keep apart by writing
@@ -57,10 +58,11 @@ extension HearthProcess {
     /// A streaming connection to `/{path}.json`.
     func stream(
         _ path: String, ns: String? = nil, query: [(String, String)] = [], headers: [String: String] = [:]
-    ) throws -> TreeEventClient {
+    ) throws -> EventStreamClient {
         var query = query
         if let ns { query.append(("ns", ns)) }
         let encoded = path.split(separator: "/").map { HTTPClient.encodeQuery(String($0)) }.joined(separator: "/")
-        return try TreeEventClient(port: port, path: "/" + encoded + ".json", query: query, headers: headers)
+        return try EventStreamClient(
+            port: port, path: "/" + encoded + ".json", query: query, headers: headers.map { ($0.key, $0.value) })
     }
 }

@@ -72,6 +72,10 @@ final class FakeSource: ListenSource {
         state.withLock { state in Array(state.log.lazy.filter { $0.sequence > sequence }.prefix(limit)) }
     }
 
+    func head() throws(HearthError) -> Int64 {
+        state.withLock { $0.sequence }
+    }
+
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] {
         let (result, later): ([StoredDocument], [(ResourcePath, String?)]) = try state.withLock {
             state throws(HearthError) in

@@ -5,7 +5,7 @@ import Synchronization
 @testable import HearthListen
 
 /// An in-memory tree for the tree hub: one node per namespace, a change log, a feed.
-final class FakeTreeSource: TreeChangeReader {
+final class FakeTreeSource: TreeListenSource {
     struct State {
         var roots: [String: TreeNode] = [:]
         var log: [TreeChange] = []
@@ -66,6 +66,23 @@ final class FakeTreeSource: TreeChangeReader {
             return .success(TreeSnapshot(node: state.roots[namespace]?.node(at: path), sequence: state.sequence))
         }
         return try result.get()
+    }
+
+    func treeHead() throws(HearthError) -> Int64 {
+        state.withLock { $0.sequence }
+    }
+
+    func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
+        let node = state.withLock { $0.roots[namespace]?.node(at: path) }
+        switch node?.content {
+        case nil: return .missing
+        case .leaf(let leaf)?: return .leaf(leaf)
+        case .children(let children)?: return .children(children.keys.sorted())
+        }
+    }
+
+    func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf? {
+        state.withLock { $0.roots[namespace]?.node(at: path)?.priority }
     }
 
     func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {

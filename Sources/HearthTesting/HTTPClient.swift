@@ -1,22 +1,32 @@
-import Foundation
-import HearthCore
-import Testing
+public import Foundation
+public import HearthCore
+public import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A response as a test sees it.
-struct HTTPResult: Sendable, CustomStringConvertible {
-    var status: Int
+public struct HTTPResult: Sendable, CustomStringConvertible {
+    /// The status code.
+    public var status: Int
     /// Header names lower-cased.
-    var headers: [String: String]
-    var body: [UInt8]
+    public var headers: [String: String]
+    /// The body.
+    public var body: [UInt8]
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// A response.
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body parsed with HearthCore's JSON parser.
-    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    public func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         do {
             return try JSONParser.parse(body)
         } catch {
@@ -25,15 +35,18 @@ struct HTTPResult: Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String { "HTTP \(status): \(text.prefix(800))" }
+    /// `HTTP status: body…`.
+    public var description: String { "HTTP \(status): \(text.prefix(800))" }
 }
 
 /// A small URLSession client bound to one server.
-final class HTTPClient: @unchecked Sendable {
-    let baseURL: String
+public final class HTTPClient: @unchecked Sendable {
+    /// `http://127.0.0.1:PORT`.
+    public let baseURL: String
     private let session: URLSession
 
-    init(baseURL: String) {
+    /// A client of `baseURL`, with no cache and no cookies.
+    public init(baseURL: String) {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
@@ -48,7 +61,7 @@ final class HTTPClient: @unchecked Sendable {
     deinit { session.invalidateAndCancel() }
 
     /// Percent-encodes a query name or value (everything but RFC 3986 unreserved characters).
-    static func encodeQuery(_ text: String) -> String {
+    public static func encodeQuery(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics.intersection(
             CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         allowed.insert(charactersIn: "-._~")
@@ -57,7 +70,7 @@ final class HTTPClient: @unchecked Sendable {
 
     /// Sends one request. `path` is sent as given (already percent-encoded where needed); query items are
     /// encoded here and may repeat a name.
-    func request(
+    public func request(
         _ method: String, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
         headers: [String: String] = [:]
     ) async throws -> HTTPResult {
@@ -83,13 +96,15 @@ final class HTTPClient: @unchecked Sendable {
         return HTTPResult(status: http.statusCode, headers: lowered, body: [UInt8](data))
     }
 
-    func request(
+    /// Sends one request with a JSON body.
+    public func request(
         _ method: String, _ path: String, query: [(String, String)] = [], json: String, headers: [String: String] = [:]
     ) async throws -> HTTPResult {
         try await request(method, path, query: query, body: Array(json.utf8), headers: headers)
     }
 
-    func get(_ path: String, query: [(String, String)] = []) async throws -> HTTPResult {
+    /// A GET.
+    public func get(_ path: String, query: [(String, String)] = []) async throws -> HTTPResult {
         try await request("GET", path, query: query)
     }
 }

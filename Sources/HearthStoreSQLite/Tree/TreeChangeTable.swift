@@ -7,7 +7,7 @@ import HearthSQLite
 /// It sits beside the documents' `changes` table rather than inside it so document readers never meet tree rows;
 /// both are written in the same group-commit transaction and carry commit times from the same strictly increasing
 /// clock, so `commit_time` orders document and tree changes against each other.
-enum TreeChangeLog: ChangeLogTable {
+enum TreeChangeTable: ChangeLogTable {
     /// Appends a change and returns it with its sequence number. `data` is the export-format JSON of the PUT's
     /// value, or for a PATCH an object from relative path to value.
     static func append(
