@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// `/__/auth/handler`: the server runs a provider's code flow for a web page — on to the provider with state, PKCE

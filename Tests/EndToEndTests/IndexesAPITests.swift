@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// Firestore's Admin API list of composite indexes, with Hearth's `missingIndexes`: what the console's Indexes page

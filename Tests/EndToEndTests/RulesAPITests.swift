@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 import Testing
 
 /// The rules endpoints the console's Rules page uses: read and replace the document and storage rules, and judge
