@@ -124,6 +124,34 @@ struct TreeRESTTests {
             try await client.tree("GET", root, query: [("shallow", "true"), ("orderBy", #""$key""#)]), 400, "shallow")
     }
 
+    @Test("a shallow read pages with pageSize and pageToken: every key once, in order, the last page unmarked")
+    func shallowPages() async throws {
+        let root = Tree.unique("shallow-pages")
+        let keys = (0..<25).map { String(format: "k%02d", $0) }
+        try await client.treePut(root, "{" + keys.map { #""\#($0)":{"v":1}"# }.joined(separator: ",") + "}")
+        var seen: [String] = []
+        var token: String?
+        var pages = 0
+        repeat {
+            var query = [("shallow", "true"), ("pageSize", "10")]
+            if let token { query.append(("pageToken", token)) }
+            let page = try await client.tree("GET", root, query: query)
+            #expect(page.status == 200)
+            let object = try #require(try page.json().objectValue)
+            #expect(object.values.allSatisfy { $0 == true })
+            seen += object.keys.sorted()
+            token = page.headers["x-hearth-next-page-token"]?.removingPercentEncoding
+            pages += 1
+        } while token != nil && pages < 10
+        #expect(pages == 3)
+        #expect(seen == keys)
+        expectTreeError(try await client.tree("GET", root, query: [("pageSize", "10")]), 400, "shallow")
+        expectTreeError(
+            try await client.tree("GET", root, query: [("shallow", "true"), ("pageSize", "0")]), 400, "pageSize")
+        expectTreeError(
+            try await client.tree("GET", root, query: [("shallow", "true"), ("pageToken", "k05")]), 400, "pageSize")
+    }
+
     @Test("priorities: .value/.priority writes, format=export, /.priority.json reads and writes")
     func priorities() async throws {
         let root = Tree.unique("priority")

@@ -8,13 +8,23 @@ extension TreeAPI {
     func read(_ request: TreeRequest, auth: AuthContext?) throws(HearthError) -> HTTPResponse {
         if request.shallow {
             let value: JSONValue
-            switch try tree.shallow(request.namespace, at: request.path, auth: auth) {
-            case .missing: value = .null
+            var headers = HTTPHeaders()
+            // One key more than the page shows whether another page follows.
+            let page = request.shallowPage
+            switch try tree.shallow(
+                request.namespace, at: request.path, after: page?.after, limit: page.map { $0.size + 1 }, auth: auth)
+            {
+            case .missing: value = page?.after == nil ? .null : .object([:])
             case .leaf(let leaf): value = leaf.json
-            case .children(let keys):
+            case .children(var keys):
+                if let page, keys.count > page.size {
+                    keys.removeLast(keys.count - page.size)
+                    headers.add(
+                        name: "X-Hearth-Next-Page-Token", value: PercentEncoding.unreserved(keys[keys.count - 1]))
+                }
                 value = .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.bool(true)) }))
             }
-            return TreeResponses.json(value, request.printing)
+            return TreeResponses.json(value, request.printing, headers: headers)
         }
         let snapshot = try tree.read(request.namespace, at: request.path, auth: auth)
         var headers = HTTPHeaders()

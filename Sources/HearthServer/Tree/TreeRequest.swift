@@ -28,6 +28,9 @@ struct TreeRequest: Sendable {
     var format = TreeFormat.plain
     /// `shallow=true`.
     var shallow = false
+    /// Hearth's paging of a shallow read (`pageSize`, 1…1000, and `pageToken`, the last key of the previous page,
+    /// from its `X-Hearth-Next-Page-Token` header): a node with very many children, a page at a time.
+    var shallowPage: (after: String?, size: Int)?
     /// `orderBy` and friends.
     var query: TreeQuery?
     /// `X-Firebase-ETag: true`.
@@ -105,6 +108,15 @@ struct TreeRequest: Sendable {
         case nil, "false": break
         case "true": shallow = true
         default: throw .invalidArgument("shallow must be true or false.")
+        }
+        if let size = parameters["pageSize"] {
+            guard shallow else { throw .invalidArgument("pageSize pages a shallow read: add shallow=true.") }
+            guard let count = Int(size), (1...1000).contains(count) else {
+                throw .invalidArgument("pageSize must be a whole number from 1 to 1000.")
+            }
+            shallowPage = (parameters["pageToken"].flatMap { $0.isEmpty ? nil : $0 }, count)
+        } else if parameters["pageToken"] != nil {
+            throw .invalidArgument("pageToken needs pageSize (and shallow=true).")
         }
         if let callback = parameters["callback"] {
             guard !callback.isEmpty, callback.utf8.count <= 100,

@@ -33,8 +33,10 @@ public final class SQLiteTreeStore: TreeStore {
     }
 
     /// The leaf at a location, or its children's keys (one seek per child).
-    public func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
-        try database.read { db in try TreeRows.shallow(namespace, path, in: db) }
+    public func shallow(
+        _ namespace: String, at path: TreePath, after: String?, limit: Int?, auth: AuthContext?
+    ) throws(HearthError) -> TreeShallow {
+        try database.read { db in try TreeRows.shallow(namespace, path, after: after, limit: limit, in: db) }
     }
 
     /// The priority of the node at a location: one row.

@@ -26,7 +26,10 @@ enum TreeRows {
 
     /// The leaf at `path` or the keys of its children, each child found with one seek past the previous one's
     /// subtree, so a node with few children but many descendants is cheap.
-    static func shallow(_ namespace: String, _ path: TreePath, in db: SQLiteConnection) throws -> TreeShallow {
+    /// With `limit`, at most that many children, starting after the child `after` (one seek to get past it).
+    static func shallow(
+        _ namespace: String, _ path: TreePath, after: String? = nil, limit: Int? = nil, in db: SQLiteConnection
+    ) throws -> TreeShallow {
         let key = TreeKeyCodec.key(namespace, path)
         if let row = try db.fetchOne("SELECT value FROM tree_nodes WHERE key = \(key)"), let value = leaf(row[0]) {
             return .leaf(value)
@@ -35,9 +38,15 @@ enum TreeRows {
         // Child rows are `key 0x01 name …`; `key 0x01` is below all of them, and a child's subtree end
         // `key 0x01 name 0x02` is below its next sibling (0x02 never occurs in a key), so `>` steps child by child.
         var lower = key + [0x01]
+        if let after {
+            var afterKey = key
+            TreeKeyCodec.append(after, to: &afterKey)
+            lower = TreeKeyCodec.subtreeEnd(afterKey)
+        }
         var children: [String] = []
-        while let row = try db.fetchOne(
-            "SELECT key FROM tree_nodes WHERE key > \(lower) AND key < \(end) ORDER BY key LIMIT 1")
+        while children.count < (limit ?? .max),
+            let row = try db.fetchOne(
+                "SELECT key FROM tree_nodes WHERE key > \(lower) AND key < \(end) ORDER BY key LIMIT 1")
         {
             guard case .blob(let found) = row[0] else { break }
             let name = found.withUnsafeBytes { TreeKeyCodec.segments(of: $0, after: key.count) }.first ?? ""

@@ -72,7 +72,9 @@ final class FakeTreeSource: TreeListenSource {
         state.withLock { $0.sequence }
     }
 
-    func shallow(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeShallow {
+    func shallow(
+        _ namespace: String, at path: TreePath, after: String?, limit: Int?, auth: AuthContext?
+    ) throws(HearthError) -> TreeShallow {
         let node = state.withLock { $0.roots[namespace]?.node(at: path) }
         switch node?.content {
         case nil: return .missing
