@@ -44,7 +44,13 @@ let package = Package(
             name: "CNGHTTP2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
 
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+
         // ── Swift wrappers over the C layer: no Hearth knowledge ──
+        // PostgreSQL client on libpq: connections, parameterized queries, SQLSTATE errors, a small pool.
+        .target(name: "HearthPostgres", dependencies: ["CLibPQ"], swiftSettings: swiftSettings),
         .target(name: "HearthCrypto", dependencies: ["COpenSSL", "CSodium", "CCrypt"], swiftSettings: swiftSettings),
         .target(name: "HearthMail", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
@@ -197,6 +203,7 @@ let package = Package(
                 "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthTesting",
             ],
             swiftSettings: swiftSettings),
+        .testTarget(name: "HearthPostgresTests", dependencies: ["HearthPostgres"], swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthGRPCTests",
