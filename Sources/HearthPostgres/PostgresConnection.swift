@@ -64,6 +64,7 @@ public final class PostgresConnection: Sendable {
 
     /// Runs `body` inside `BEGIN … COMMIT` at the given isolation level; rolls back if `body` or the commit
     /// throws. A serialization failure surfaces as `.serializationFailure` for the caller to retry.
+    @discardableResult
     public func transaction<T>(
         isolation: PostgresIsolation = .readCommitted, _ body: (PostgresConnection) throws -> T
     ) throws -> T {
