@@ -123,7 +123,7 @@ public final class PostgresConnection: Sendable {
         var values: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
-        defer { values.forEach { $0?.deallocate() } }
+        defer { for value in values { value?.deallocate() } }
         for parameter in parameters {
             let bytes: [UInt8]?
             switch parameter {
