@@ -30,24 +30,8 @@ extension FirestoreRPC {
         /// Decodes the message.
         /// - Throws: `INVALID_ARGUMENT` naming the member at fault.
         public init(protobuf bytes: [UInt8]) throws(HearthError) {
-            var reader = try ProtoReader(bytes)
-            var parentName = ""
-            var queryMessage: ProtoReader?
-            var consistency = ReadConsistency.latest
-            var explain: Bool?
-            while let tag = try reader.nextTag() {
-                if try FirestoreRPC.readConsistency(tag, numbers: Self.numbers, from: &reader, into: &consistency) {
-                    continue
-                }
-                switch (tag.number, tag.wireType) {
-                case (1, .lengthDelimited): parentName = try reader.readString()
-                case (2, .lengthDelimited): queryMessage = try reader.readMessage()
-                case (10, .lengthDelimited): explain = try FirestoreRPC.explainAnalyze(try reader.readMessage())
-                default: try reader.skip(tag)
-                }
-            }
-            let (database, parent) = try FirestoreRPC.path(named: parentName, at: "parent")
-            guard let queryMessage else { throw .invalidArgument("A RunQueryRequest needs a structuredQuery.") }
+            let (database, parent, queryMessage, consistency, explain) = try FirestoreRPC.queryEnvelope(
+                bytes, numbers: Self.numbers, explainField: 10, missing: "A RunQueryRequest needs a structuredQuery.")
             let query = try StructuredQuery(
                 protobuf: queryMessage, at: "structuredQuery", database: database, parent: parent)
             self.init(database: database, query: query, consistency: consistency, explainAnalyze: explain)
@@ -113,26 +97,9 @@ extension FirestoreRPC {
         /// Decodes the message.
         /// - Throws: `INVALID_ARGUMENT` naming the member at fault.
         public init(protobuf bytes: [UInt8]) throws(HearthError) {
-            var reader = try ProtoReader(bytes)
-            var parentName = ""
-            var queryMessage: ProtoReader?
-            var consistency = ReadConsistency.latest
-            var explain: Bool?
-            while let tag = try reader.nextTag() {
-                if try FirestoreRPC.readConsistency(tag, numbers: Self.numbers, from: &reader, into: &consistency) {
-                    continue
-                }
-                switch (tag.number, tag.wireType) {
-                case (1, .lengthDelimited): parentName = try reader.readString()
-                case (2, .lengthDelimited): queryMessage = try reader.readMessage()
-                case (8, .lengthDelimited): explain = try FirestoreRPC.explainAnalyze(try reader.readMessage())
-                default: try reader.skip(tag)
-                }
-            }
-            let (database, parent) = try FirestoreRPC.path(named: parentName, at: "parent")
-            guard let queryMessage else {
-                throw .invalidArgument("A RunAggregationQueryRequest needs a structuredAggregationQuery.")
-            }
+            let (database, parent, queryMessage, consistency, explain) = try FirestoreRPC.queryEnvelope(
+                bytes, numbers: Self.numbers, explainField: 8,
+                missing: "A RunAggregationQueryRequest needs a structuredAggregationQuery.")
             let aggregation = try AggregationQuery(
                 protobuf: queryMessage, at: "structuredAggregationQuery", database: database, parent: parent)
             self.init(database: database, aggregation: aggregation, consistency: consistency, explainAnalyze: explain)
@@ -173,5 +140,35 @@ extension FirestoreRPC {
         if let transaction { writer.writeBytes(2, transaction.bytes) }
         writer.writeMessage(3) { readTime.writeProtobuf(to: &$0) }
         return writer.bytes
+    }
+}
+
+extension FirestoreRPC {
+    /// The members `RunQueryRequest` and `RunAggregationQueryRequest` share: `parent = 1`, the query message `= 2`,
+    /// the read consistency at `numbers`, and explain options at `explainField`.
+    /// - Throws: `INVALID_ARGUMENT` for a bad parent or member, and `missing` without a query message.
+    static func queryEnvelope(
+        _ bytes: [UInt8], numbers: (transaction: Int, newTransaction: Int?, readTime: Int), explainField: Int,
+        missing: String
+    ) throws(HearthError) -> (
+        database: DatabaseName, parent: ResourcePath, query: ProtoReader, consistency: ReadConsistency, explain: Bool?
+    ) {
+        var reader = try ProtoReader(bytes)
+        var parentName = ""
+        var queryMessage: ProtoReader?
+        var consistency = ReadConsistency.latest
+        var explain: Bool?
+        while let tag = try reader.nextTag() {
+            if try readConsistency(tag, numbers: numbers, from: &reader, into: &consistency) { continue }
+            switch (tag.number, tag.wireType) {
+            case (1, .lengthDelimited): parentName = try reader.readString()
+            case (2, .lengthDelimited): queryMessage = try reader.readMessage()
+            case (explainField, .lengthDelimited): explain = try explainAnalyze(try reader.readMessage())
+            default: try reader.skip(tag)
+            }
+        }
+        let (database, parent) = try path(named: parentName, at: "parent")
+        guard let queryMessage else { throw .invalidArgument(missing) }
+        return (database, parent, queryMessage, consistency, explain)
     }
 }
