@@ -148,16 +148,7 @@ extension FirestoreRPC {
         }
         let queryLocation = "\(location).structuredQuery"
         let query = try StructuredQuery(protobuf: queryMessage, at: queryLocation, database: database, parent: parent)
-        // The SSE channel's JSON reader (`ListenTarget(firestoreJSON:…)`) refuses the same two members.
-        if query.projection != nil {
-            throw .invalidArgument(
-                "Invalid value at '\(queryLocation).select': listeners receive whole documents; remove select.")
-        }
-        if query.offset != 0 {
-            throw .invalidArgument(
-                "Invalid value at '\(queryLocation).offset': listeners do not take an offset; use a cursor (startAfter)."
-            )
-        }
+        try ListenTarget.checkListenable(query, at: queryLocation)
         return query
     }
 

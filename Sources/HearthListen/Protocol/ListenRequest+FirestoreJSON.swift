@@ -84,15 +84,7 @@ extension ListenTarget {
         }
         let queryLocation = reader.location(of: "structuredQuery")
         let query = try StructuredQuery(firestoreJSON: queryJSON, at: queryLocation, database: database, parent: parent)
-        if query.projection != nil {
-            throw .invalidArgument(
-                "Invalid value at '\(queryLocation).select': listeners receive whole documents; remove select.")
-        }
-        if query.offset != 0 {
-            throw .invalidArgument(
-                "Invalid value at '\(queryLocation).offset': listeners do not take an offset; use a cursor (startAfter)."
-            )
-        }
+        try ListenTarget.checkListenable(query, at: queryLocation)
         return query
     }
 
@@ -122,5 +114,22 @@ extension ListenTarget {
             if seen.insert(path).inserted { paths.append(path) }
         }
         return paths
+    }
+}
+
+extension ListenTarget {
+    /// Refuses what a listen target's query cannot have, for every encoding that reads one (this JSON reader and the
+    /// gRPC one): `select` (listeners receive whole documents) and `offset` (a cursor does the same).
+    /// - Throws: `INVALID_ARGUMENT` naming the member under `queryLocation`.
+    public static func checkListenable(_ query: StructuredQuery, at queryLocation: String) throws(HearthError) {
+        if query.projection != nil {
+            throw .invalidArgument(
+                "Invalid value at '\(queryLocation).select': listeners receive whole documents; remove select.")
+        }
+        if query.offset != 0 {
+            throw .invalidArgument(
+                "Invalid value at '\(queryLocation).offset': listeners do not take an offset; use a cursor (startAfter)."
+            )
+        }
     }
 }
