@@ -15,21 +15,19 @@ public final class HearthApplication: Sendable {
     public let configuration: ServerConfiguration
     /// Its logger.
     public let logger: Logger
-    private let store: any DocumentStore
+    /// The projects served: the configured one and, in development mode, any other a request names.
+    private let projects: ProjectRegistry
     private let http: HTTPServer
     /// What answers each request; `HearthTesting` calls it without a socket.
     private let responder: HearthResponder
-    private let accounts: AccountService
     /// Stored files (`/v0/b/…`): bytes under `DIR/storage`, metadata in its own SQLite database.
     private let files: FileStore
-    /// Live listeners (`…/documents:listen`), fed by the store's change feed.
-    private let listenHub: ListenHub
     /// Live tree streams (`GET /….json` with `Accept: text/event-stream`), fed by the tree's change feed.
     let treeHub: TreeListenHub
-    /// Turns `Authorization: Bearer …` / `?auth=` into the caller; every API that checks rules uses this one.
-    let authenticator: RequestAuthenticator
-    /// The security rules in force (documents and tree), reloaded on SIGHUP.
-    public let rules: RulesEngine
+    /// Turns `Authorization: Bearer …` / `?auth=` into the caller, for the configured project.
+    var authenticator: RequestAuthenticator { projects.primary.authenticator }
+    /// The security rules in force for the configured project (documents and tree), reloaded on SIGHUP.
+    public var rules: RulesEngine { projects.primary.rules }
 
     /// Opens the data directory and prepares the HTTP server (not yet listening).
     /// - Throws: `HearthError` when the data directory or database cannot be opened.
@@ -38,24 +36,6 @@ public final class HearthApplication: Sendable {
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws(HearthError) {
         self.configuration = configuration
         self.logger = logger
-        var storeConfiguration = SQLiteDocumentStore.Configuration(directory: configuration.dataDirectory)
-        // A read connection for each thread that reads: the HTTP threads (point reads) and the read workers.
-        // Plus four for the accounts' token checks, which kept a pool of their own before they shared the database.
-        storeConfiguration.readers = configuration.threads + configuration.readWorkers + 4
-        storeConfiguration.maxResultBytes = configuration.maxResultBytes
-        storeConfiguration.logger = logger
-        storeConfiguration.clock = clock
-        storeConfiguration.indexes = try Self.indexDefinitions(configuration)
-        // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
-        storeConfiguration.learnsIndexes = configuration.devMode
-        storeConfiguration.onIndexLearned = { definition in
-            logger.log(
-                .info,
-                "development mode: a query needed a composite index; answered by scanning, now building the index (production needs it declared; `hearth indexes` prints them all)",
-                ["index": .string(definition.description)])
-        }
-        let store = try SQLiteDocumentStore(configuration: storeConfiguration)
-        self.store = store
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
@@ -68,60 +48,42 @@ public final class HearthApplication: Sendable {
         httpConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
         let metrics = Metrics()
         let connections = OpenConnections()
-        let accounts: AccountService
-        do {
-            accounts = try AccountsSetup.makeService(
-                configuration, database: store.database, logger: logger, clock: clock)
-        } catch {
-            store.close()
-            throw error
+        let sessions = ConsoleSessions(clock: clock)
+        let pools = SharedPools(
+            reads: WorkerPool(label: "reads", count: configuration.readWorkers),
+            accounts: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        let boundPort: @Sendable () -> Int = { connections.server.withLock { $0 }?.port ?? configuration.port }
+        let open: @Sendable (ServerConfiguration) throws(HearthError) -> ProjectServer = {
+            project throws(HearthError) in
+            try ProjectServer(
+                configuration: project, logger: logger, clock: clock, sessions: sessions, pools: pools,
+                boundPort: boundPort)
         }
-        self.accounts = accounts
-        authenticator = RequestAuthenticator(
-            service: accounts, sessions: ConsoleSessions(clock: clock))
-        do {
-            rules = try RulesEngine(configuration: configuration, logger: logger)
-        } catch {
-            store.close()
-            accounts.close()
-            throw error
-        }
+        let primary = try open(configuration)
+        projects = ProjectRegistry(primary: primary, open: open)
+        let store = primary.defaultDatabase.store
         do {
             files = try Self.openFiles(configuration, clock: clock)
         } catch {
-            store.close()
-            accounts.close()
+            primary.stop()
             throw error
         }
-        let access = DocumentAccess(engine: rules, authenticator: authenticator, store: store, clock: clock)
-        listenHub = ListenHub(
-            source: DocumentStoreListenSource(store: store), configuration: Self.listenConfiguration(configuration),
-            authorizer: ListenAccess(access: access), clock: clock)
         let storage = StorageAPI(
             store: files, configuration: configuration,
-            access: StorageAccess(engine: rules, authenticator: authenticator, documents: store, clock: clock))
+            access: StorageAccess(
+                engine: primary.rules, authenticator: primary.authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
         let tree = TreeAPI.make(
-            tree: SQLiteTreeStore(database: store.database), rules: rules, configuration: configuration,
-            authenticator: authenticator, logger: logger, clock: clock)
+            tree: SQLiteTreeStore(database: store.database), rules: primary.rules, configuration: configuration,
+            authenticator: primary.authenticator, logger: logger, clock: clock)
         treeHub = tree.hub
-        let hubs = (documents: listenHub, tree: tree.hub)
+        let hubs = (documents: primary.defaultDatabase.listenHub, tree: tree.hub)
         let apis: [any API] = [
-            AccountsAPI(
-                service: accounts, authenticator: authenticator, configuration: configuration,
-                workers: WorkerPool(label: "accounts", count: max(2, ProcessInfo.processInfo.activeProcessorCount)),
-                logger: logger,
-                boundPort: { connections.server.withLock { $0 }?.port ?? configuration.port }),
-            IndexesAPI(store: store, configuration: configuration, authenticator: authenticator),
-            DocumentsAPI(
-                store: store, configuration: configuration,
-                listen: ListenEndpoint(hub: listenHub, authenticator: authenticator, settings: configuration.listen),
-                access: access,
-                readWorkers: WorkerPool(label: "reads", count: configuration.readWorkers), clock: clock),
-            RulesAPI(engine: rules, configuration: configuration, authenticator: authenticator),
+            // First: every project-scoped request (accounts, documents, indexes, rules, wipes) of any project.
+            ProjectDispatch(registry: projects),
             storage,
             cloudStorage,
-            ConsoleAPI(configuration: configuration, authenticator: authenticator),
+            ConsoleAPI(configuration: configuration, authenticator: primary.authenticator),
             OperationsAPI(
                 store: store, metrics: metrics, configuration: configuration,
                 openConnections: { connections.server.withLock { $0 }?.openConnections ?? 0 },
@@ -145,15 +107,13 @@ public final class HearthApplication: Sendable {
         // and cleans up after, instead of the signal killing the server mid-write.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            try listenHub.start()
+            try projects.primary.start()
             treeHub.start()
             rules.reloadOnHangup()
             try http.start()
         } catch {
-            listenHub.stop()
             treeHub.stop()
-            accounts.close()
-            store.close()
+            projects.stop()
             files.close()
             throw error
         }
@@ -174,10 +134,10 @@ public final class HearthApplication: Sendable {
     /// ``reply(to:)`` (HearthTesting's in-process harness). `stop()` stops it as usual.
     package func startInProcess() throws(HearthError) {
         do {
-            try listenHub.start()
+            try projects.primary.start()
             treeHub.start()
         } catch {
-            listenHub.stop()
+            projects.primary.defaultDatabase.listenHub.stop()
             treeHub.stop()
             throw error
         }
@@ -209,11 +169,9 @@ public final class HearthApplication: Sendable {
     /// database. Idempotent.
     public func stop() {
         http.stop(gracePeriod: .seconds(10))
-        listenHub.stop()
         treeHub.stop()
-        // The accounts first: their queued mail may still write, through the database's writer.
-        accounts.close()
-        store.close()
+        // Every project's listeners, accounts (their queued mail may still write) and databases.
+        projects.stop()
         files.close()
         logger.info("stopped")
     }

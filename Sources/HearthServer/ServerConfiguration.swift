@@ -52,6 +52,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// File storage: the maximum object size (see `StorageSettings`).
     public var storage = StorageSettings()
 
+    /// The most projects development mode opens at once, the configured one included (each is a database file with
+    /// its writer, readers and listeners).
+    public var maxDevProjects: Int = 64
+    /// The most named Firestore databases one project may have open (Firestore's limit per project).
+    public var maxDatabasesPerProject: Int = 100
+
     /// The defaults.
     public init() {}
 }

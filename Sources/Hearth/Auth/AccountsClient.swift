@@ -65,7 +65,13 @@ struct AccountsClient: Sendable {
     }
 
     private func send(_ url: URL, body: Data, contentType: String) async throws(AuthErrorCode) -> JSONValue {
-        let request = TransportRequest(method: "POST", url: url, headers: ["Content-Type": contentType], body: body)
+        let request = TransportRequest(
+            method: "POST", url: url,
+            headers: [
+                "Content-Type": contentType,
+                // The server's development mode keeps each project's accounts apart; these paths name no project.
+                "X-Hearth-Project": app.options.projectID,
+            ], body: body)
         let response: TransportResponse
         do {
             response = try await app.transport.send(request)

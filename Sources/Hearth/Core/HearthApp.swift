@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import Synchronization
 
 /// A configured connection to one Hearth server — Hearth's `FirebaseApp`.
@@ -22,7 +23,8 @@ public final class HearthApp: Sendable {
 
     private struct Services: ~Copyable {
         var auth: Auth?
-        var firestore: Firestore?
+        /// By database ID (`(default)` or a named database's).
+        var firestores: [String: Firestore] = [:]
         var database: Database?
         var storages: [String: Storage] = [:]
     }
@@ -104,12 +106,15 @@ public final class HearthApp: Sendable {
         }
     }
 
-    /// The app's `Firestore`, created on first use.
-    var firestore: Firestore {
+    /// The app's `Firestore` for its `(default)` database, created on first use.
+    var firestore: Firestore { firestore(database: DatabaseName.defaultDatabase) }
+
+    /// The app's `Firestore` for the database `database`, created on first use (one per database, as Firebase).
+    func firestore(database: String) -> Firestore {
         services.withLock { services in
-            if let firestore = services.firestore { return firestore }
-            let firestore = Firestore(app: self)
-            services.firestore = firestore
+            if let firestore = services.firestores[database] { return firestore }
+            let firestore = Firestore(app: self, database: database)
+            services.firestores[database] = firestore
             return firestore
         }
     }
@@ -117,7 +122,8 @@ public final class HearthApp: Sendable {
     /// Drops a terminated `Firestore`, so the next use creates a fresh one.
     func forgetFirestore(_ firestore: Firestore) {
         services.withLock { services in
-            if services.firestore === firestore { services.firestore = nil }
+            let id = firestore.database.database
+            if services.firestores[id] === firestore { services.firestores[id] = nil }
         }
     }
 

@@ -129,7 +129,7 @@ struct DocumentsClient: Sendable {
         let result = try await send("POST", path: .root, suffix: ":commit", body: .object(body))
         // The server's result (transforms applied) is not sent back, so cached copies of written documents are
         // dropped rather than left stale; the next read caches them again.
-        for write in writes { app.firestore.cache.remove(write.path) }
+        for write in writes { app.firestore(database: database.database).cache.remove(write.path) }
         return result
     }
 }

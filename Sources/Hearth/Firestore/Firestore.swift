@@ -22,11 +22,13 @@ public final class Firestore: Sendable {
     /// Where listeners and completions run (``FirestoreSettings/dispatchQueue``).
     let callbacks = CallbackQueue()
 
-    init(app: HearthApp) {
+    init(app: HearthApp, database id: String = DatabaseName.defaultDatabase) {
         self.app = app
-        database = DatabaseName(project: app.options.projectID)
+        database = DatabaseName(project: app.options.projectID, database: id)
         client = DocumentsClient(app: app, database: database)
-        cache = LocalDocumentCache(url: app.options.storageFile("firestore", app: app.name), database: database)
+        // Each database keeps its own cache and write queue; the default's file keeps the name it always had.
+        let kind = id == DatabaseName.defaultDatabase ? "firestore" : "firestore-\(id)"
+        cache = LocalDocumentCache(url: app.options.storageFile(kind, app: app.name), database: database)
         listenConnection = ListenConnection(client: client, cache: cache)
         writeQueue = WriteQueue(client: client, cache: cache, listeners: listenConnection)
         // Writes a previous run queued while offline are sent as soon as this database is used again.
@@ -39,6 +41,17 @@ public final class Firestore: Sendable {
 
     /// The database of `app`.
     public static func firestore(app: HearthApp) -> Firestore { app.firestore }
+
+    /// The default app's named database `database` (`"(default)"` is the default one), as Firebase's
+    /// `Firestore.firestore(database:)`.
+    public static func firestore(database: String) -> Firestore {
+        HearthApp.requireDefault.firestore(database: database)
+    }
+
+    /// The named database `database` of `app`, as Firebase's `Firestore.firestore(app:database:)`.
+    public static func firestore(app: HearthApp, database: String) -> Firestore {
+        app.firestore(database: database)
+    }
 
     /// Points this app at a server on `host:port` over HTTP, as with the Firestore emulator.
     public func useEmulator(withHost host: String, port: Int) { app.useHost(host, port: port) }

@@ -112,8 +112,11 @@ public struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
     /// The database ID, `(default)` unless named.
     public var database: String
 
+    /// The ID of every project's default database.
+    public static let defaultDatabase = "(default)"
+
     /// Creates a database name.
-    public init(project: String, database: String = "(default)") {
+    public init(project: String, database: String = DatabaseName.defaultDatabase) {
         self.project = project
         self.database = database
     }

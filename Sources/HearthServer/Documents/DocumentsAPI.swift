@@ -6,6 +6,8 @@ import HearthStore
 struct DocumentsAPI: API {
     let store: any DocumentStore
     let configuration: ServerConfiguration
+    /// The database of the project this API serves (its store holds that database's documents only).
+    var databaseID = "(default)"
     /// `…/documents:listen` (GET the stream, POST a ListenRequest).
     var listen: ListenEndpoint? = nil
     /// Security rules; `nil` checks nothing.
@@ -54,9 +56,9 @@ struct DocumentsAPI: API {
                 "Project \"\(database.project)\" is not served here; this server serves project \"\(configuration.projectID)\"."
             )
         }
-        if database.database != "(default)" {
+        if database.database != databaseID {
             throw .notFound(
-                "The database \(database.database) does not exist for project \(database.project); only (default) is served."
+                "The database \(database.database) does not exist for project \(database.project); this API serves \(databaseID)."
             )
         }
     }

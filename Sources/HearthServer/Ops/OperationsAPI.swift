@@ -2,7 +2,7 @@ import HearthCore
 import HearthHTTP
 import HearthStore
 
-/// `/healthz`, `/metrics` and the emulator's maintenance endpoints.
+/// `/healthz` and `/metrics` (the emulator's wipe is per database: `EmulatorWipeAPI`).
 struct OperationsAPI: API {
     let store: any DocumentStoreAdministration
     let metrics: Metrics
@@ -27,33 +27,6 @@ struct OperationsAPI: API {
         default:
             break
         }
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
-        // /emulator/v1/projects/{p}/databases/(default)/documents
-        if parts.count == 8, parts[1] == "emulator", parts[2] == "v1", parts[3] == "projects", parts[5] == "databases",
-            parts[7] == "documents"
-        {
-            return ("emulator.wipe", wipe(request))
-        }
         return nil
-    }
-
-    private func wipe(_ request: HTTPRequest) -> HTTPReply {
-        guard configuration.devMode else {
-            return .response(
-                Responses.error(HearthError(.permissionDenied, "The emulator endpoints are only served with --dev.")))
-        }
-        guard request.method == "DELETE" else {
-            return .response(
-                Responses.error(
-                    .notFound("Method \(request.method) is not supported here; use DELETE to wipe all documents.")))
-        }
-        return .deferred { respond in
-            store.deleteAllDocuments { result in
-                switch result {
-                case .success: respond(Responses.emptyObject)
-                case .failure(let error): respond(Responses.error(error))
-                }
-            }
-        }
     }
 }
