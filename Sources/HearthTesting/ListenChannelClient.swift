@@ -6,15 +6,18 @@ public final class ListenChannelClient: Sendable {
     /// The session ID from the stream's first event.
     public let session: String
 
-    /// Opens `GET /v1/projects/PROJECT/databases/(default)/documents:listen` with `headers` (`"Name: value"` lines)
+    /// Opens `GET /v1/projects/PROJECT/databases/DATABASE/documents:listen` with `headers` (`"Name: value"` lines)
     /// and waits (at most 20 s) for the `session` event; throws with the server's answer when it is not a stream.
-    public init(port: Int, project: String = "demo", headers: [String] = [], receiveBuffer: Int? = nil) throws {
+    public init(
+        port: Int, project: String = "demo", database: String = "(default)", headers: [String] = [],
+        receiveBuffer: Int? = nil
+    ) throws {
         let fields = headers.map { line -> (String, String) in
             guard let colon = line.firstIndex(of: ":") else { return (line, "") }
             return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
         stream = try EventStreamClient(
-            port: port, path: "/v1/projects/\(project)/databases/(default)/documents:listen", headers: fields,
+            port: port, path: "/v1/projects/\(project)/databases/\(database)/documents:listen", headers: fields,
             receiveBuffer: receiveBuffer)
         try stream.waitForHead()
         guard stream.status == 200 else {

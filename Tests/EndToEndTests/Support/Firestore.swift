@@ -14,8 +14,8 @@ enum FS {
     static func path(_ relative: String, project: String = "demo") -> String { "\(root(project))/\(relative)" }
 
     /// The resource name of a document (`projects/demo/databases/(default)/documents/users/a`).
-    static func name(_ relative: String, project: String = "demo") -> String {
-        "projects/\(project)/databases/(default)/documents/\(relative)"
+    static func name(_ relative: String, project: String = "demo", database: String = "(default)") -> String {
+        "projects/\(project)/databases/\(database)/documents/\(relative)"
     }
 
     /// A collection ID unique to this run, so tests that share a server never collide.

@@ -8,29 +8,32 @@ struct ListenStream: Sendable {
     let server: HearthProcess
     let client: ListenChannelClient
     let project: String
+    var database = "(default)"
 
     /// Opens `GET …/documents:listen`.
     static func open(
-        _ server: HearthProcess, project: String = "demo", headers: [String] = [], receiveBuffer: Int? = nil
+        _ server: HearthProcess, project: String = "demo", database: String = "(default)", headers: [String] = [],
+        receiveBuffer: Int? = nil
     ) throws -> ListenStream {
         ListenStream(
             server: server,
             client: try ListenChannelClient(
-                port: server.port, project: project, headers: headers, receiveBuffer: receiveBuffer),
-            project: project)
+                port: server.port, project: project, database: database, headers: headers,
+                receiveBuffer: receiveBuffer),
+            project: project, database: database)
     }
 
     /// POSTs one ListenRequest to the session.
     func post(_ json: String, headers: [String: String] = [:]) async throws -> HTTPResult {
         try await server.client.request(
-            "POST", FS.root(project) + ":listen", query: [("session", client.session)], json: json, headers: headers)
+            "POST", FS.root(project, database: database) + ":listen", query: [("session", client.session)], json: json, headers: headers)
     }
 
     /// Adds a target watching documents (paths relative to the documents root), expecting `{}`.
     func add(
         _ id: Int, documents: [String], resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let names = documents.map { "\"\(FS.name($0, project: project))\"" }.joined(separator: ",")
+        let names = documents.map { "\"\(FS.name($0, project: project, database: database))\"" }.joined(separator: ",")
         try await expectAccepted(
             #"{"addTarget":{"targetId":\#(id),\#(token(resumeToken))"documents":{"documents":[\#(names)]}}}"#,
             sourceLocation)
@@ -40,7 +43,7 @@ struct ListenStream: Sendable {
     func add(
         _ id: Int, query: String, resumeToken: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let parent = "projects/\(project)/databases/(default)/documents"
+        let parent = "projects/\(project)/databases/\(database)/documents"
         try await expectAccepted(
             #"{"addTarget":{"targetId":\#(id),\#(token(resumeToken))"query":{"parent":"\#(parent)","structuredQuery":\#(query)}}}"#,
             sourceLocation)
