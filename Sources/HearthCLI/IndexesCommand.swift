@@ -4,7 +4,7 @@ import HearthStoreSQLite
 /// `hearth indexes`: the composite indexes a data directory's queries need, as `firestore.indexes.json`.
 enum IndexesCommand {
     static let help = """
-        USAGE: hearth indexes --data DIR
+        USAGE: hearth indexes --data DIR [--project ID] [--database ID]
 
         Prints, as a firestore.indexes.json document, every composite index of the data directory: the declared ones
         and those development mode (--dev) learned from the queries it answered without one. Deploy the file to
@@ -13,11 +13,14 @@ enum IndexesCommand {
 
         OPTIONS:
           --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+          --project ID                  another project development mode kept in DIR/projects/ID
+          --database ID                 a named database (DIR/databases/ID) instead of (default)
         """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
-            let parsed = try CommandLineArguments(arguments, valueFlags: ["--data"], switchFlags: ["--help", "-h"])
+            let parsed = try CommandLineArguments(
+                arguments, valueFlags: ["--data", "--project", "--database"], switchFlags: ["--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
                 return 0
@@ -26,7 +29,14 @@ enum IndexesCommand {
                 throw CommandLineArguments.UsageError(
                     description: "unexpected argument \(parsed.positional[0])")
             }
-            let directory = parsed.dataDirectory(environment: environment)
+            var directory = parsed.dataDirectory(environment: environment)
+            // The layout the server keeps (see ProjectRegistry and DatabaseServer in HearthServer).
+            if let project = parsed.values["--project"] {
+                directory = "\(directory)/projects/\(project)"
+            }
+            if let database = parsed.values["--database"], database != "(default)" {
+                directory = "\(directory)/databases/\(database)"
+            }
             print(try LearnedIndexes.indexesJSON(inDirectory: directory), terminator: "")
             return 0
         } catch let error as CommandLineArguments.UsageError {

@@ -268,13 +268,15 @@ struct ErrorTests {
         }
     }
 
-    @Test("a database other than (default) is 404 NOT_FOUND")
+    /// Development mode opens any named database a client names (ProjectIsolationTests); one Firestore would refuse
+    /// is a 400 without a trace on disk.
+    @Test("a database ID Firestore refuses is 400 INVALID_ARGUMENT")
     func wrongDatabase() async throws {
-        let result = try await client.get(FS.path("c/d").replacingOccurrences(of: "(default)", with: "other"))
-        expectError(result, 404, "NOT_FOUND", messageContains: ["other"])
+        let result = try await client.get(FS.path("c/d").replacingOccurrences(of: "(default)", with: "Other_DB"))
+        expectError(result, 400, "INVALID_ARGUMENT", messageContains: ["Other_DB"])
         let commit = try await client.request(
-            "POST", FS.root("demo", database: "other") + ":commit", json: #"{"writes":[]}"#)
-        expectError(commit, 404, "NOT_FOUND")
+            "POST", FS.root("demo", database: "x") + ":commit", json: #"{"writes":[]}"#)
+        expectError(commit, 400, "INVALID_ARGUMENT")
     }
 
     @Test("updateTime precondition with an invalid time, or both preconditions, is 400")

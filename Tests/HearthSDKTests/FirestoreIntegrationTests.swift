@@ -8,6 +8,28 @@ import Testing
 struct FirestoreIntegrationTests {
     func database() throws -> Firestore { Firestore.firestore(app: try SharedServer.server.app()) }
 
+    /// Issue #20: `Firestore.firestore(app:database:)` is a separate database on the server, one instance per name,
+    /// with its own reads, writes and listeners.
+    @Test func namedDatabaseIsItsOwn() async throws {
+        let app = try SharedServer.server.app()
+        let named = Firestore.firestore(app: app, database: "sdk-orders")
+        #expect(named === Firestore.firestore(app: app, database: "sdk-orders"))
+        #expect(named !== Firestore.firestore(app: app))
+        #expect(Firestore.firestore(app: app, database: "(default)") === Firestore.firestore(app: app))
+        let name = unique("named")
+        let seen = Events<[String]>()
+        let registration = named.collection(name).addSnapshotListener { snapshot, _ in
+            if let snapshot { seen.add(snapshot.documents.map(\.documentID)) }
+        }
+        defer { registration.remove() }
+        try await named.collection(name).document("o1").setData(["total": 3])
+        _ = await seen.next { $0 == ["o1"] }
+        #expect(try await named.collection(name).document("o1").getDocument().data()?["total"] as? Int == 3)
+        let inDefault = try await Firestore.firestore(app: app).collection(name).document("o1").getDocument(
+            source: .server)
+        #expect(!inDefault.exists)
+    }
+
     @Test func crudRoundTripsEveryType() async throws {
         let db = try database()
         let collection = db.collection(unique("crud"))
