@@ -26,7 +26,8 @@ struct ListenStream: Sendable {
     /// POSTs one ListenRequest to the session.
     func post(_ json: String, headers: [String: String] = [:]) async throws -> HTTPResult {
         try await server.client.request(
-            "POST", FS.root(project, database: database) + ":listen", query: [("session", client.session)], json: json, headers: headers)
+            "POST", FS.root(project, database: database) + ":listen", query: [("session", client.session)], json: json,
+            headers: headers)
     }
 
     /// Adds a target watching documents (paths relative to the documents root), expecting `{}`.
