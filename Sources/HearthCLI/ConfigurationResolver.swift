@@ -49,10 +49,21 @@ enum ConfigurationResolver {
         }
         if let data = value("--data") { configuration.dataDirectory = data }
         if let project = value("--project") {
-            guard !project.isEmpty, !project.contains("/") else {
+            // `demo,shop`: the first is the default project, the others are served beside it (`projects/{id}`).
+            let ids = project.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard let first = ids.first, !first.isEmpty, !first.contains("/") else {
                 throw fail("--project must be a project ID without '/'")
             }
-            configuration.projectID = project
+            for id in ids.dropFirst() where !ServerConfiguration.isServableProjectID(id) || id == first {
+                throw fail(
+                    "--project: \"\(id)\" cannot be served beside \(first) (1 to 100 letters, digits, '-', '_' or '.', each once)"
+                )
+            }
+            guard Set(ids).count == ids.count, ids.count <= 64 else {
+                throw fail("--project lists each project once, at most 64")
+            }
+            configuration.projectID = first
+            configuration.additionalProjects = Array(ids.dropFirst())
         }
         if let dev = value("--dev") {
             guard

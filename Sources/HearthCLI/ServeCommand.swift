@@ -21,7 +21,8 @@ enum ServeCommand {
           --host ADDRESS          IPv4 address to bind                 HEARTH_HOST      (default 127.0.0.1)
           --port PORT             TCP port; 0 picks a free one          HEARTH_PORT      (default 8080)
           --data DIR              data directory                        HEARTH_DATA      (default ./hearth-data)
-          --project ID            default project ID                    HEARTH_PROJECT   (default demo)
+          --project ID[,ID…]      default project ID, then any more     HEARTH_PROJECT   (default demo)
+                                  served beside it (DIR/projects/ID)
           --dev                   development mode: any project ID in   HEARTH_DEV=1
                                   a URL, emulator endpoints on
           --rules FILE            document security rules file          HEARTH_RULES

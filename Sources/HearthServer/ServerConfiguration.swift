@@ -12,6 +12,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var dataDirectory: String = "./hearth-data"
     /// The default project ID.
     public var projectID: String = "demo"
+    /// More projects served beside `projectID` outside development mode (`--project demo,shop`), each from
+    /// `projects/{id}` in the data directory, as development mode keeps every project it is asked for.
+    public var additionalProjects: [String] = []
+    /// Whether `id` can be served as a project of its own: 1 to 100 ASCII letters, digits, `-`, `_` and `.`, not
+    /// starting with `.` (it names a directory).
+    public static func isServableProjectID(_ id: String) -> Bool { ProjectRegistry.isDirectoryName(id) }
     /// Development mode: any project ID is accepted, emulator endpoints are on.
     public var devMode: Bool = false
     /// The document rules file, if any (enforced once rules land).

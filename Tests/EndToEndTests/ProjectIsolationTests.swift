@@ -172,4 +172,28 @@ struct ProjectIsolationTests {
         expectError(try await Self.put(restarted.client, "other", "a/b", "x"), 404, "NOT_FOUND")
         try await restarted.stop()
     }
+
+    @Test("outside dev mode `--project demo,shop` serves shop beside demo, apart from it, and nothing else")
+    func configuredProjects() async throws {
+        var options = HearthProcess.Options.production
+        options.extraArguments += ["--project", "demo,shop"]
+        let server = try await HearthProcess.start(options)
+        let client = server.client
+        try expectOK(try await Self.put(client, "shop", "orders/o1", "shop's"))
+        try expectOK(try await Self.put(client, "demo", "orders/o2", "demo's"))
+        expectError(try await client.get(Self.doc("demo", "orders/o1")), 404, "NOT_FOUND")
+        expectError(try await client.get(Self.doc("shop", "orders/o2")), 404, "NOT_FOUND")
+        expectError(
+            try await Self.put(client, "other", "orders/o3", "x"), 404, "NOT_FOUND", messageContains: ["not served"])
+        #expect(
+            FileManager.default.fileExists(
+                atPath: server.dataDirectory.url.appendingPathComponent("projects/shop/hearth.sqlite").path))
+        try await server.stop()
+        // A list naming a project twice, or an ID that cannot be a directory, is refused before serving.
+        for bad in ["demo,demo", "demo,../x", "demo,"] {
+            let refused = try await runHearth(["serve", "--data", server.dataDirectory.path, "--project", bad])
+            #expect(
+                refused.termination != .exit(0) && refused.stderr.contains("--project"), "\(bad): \(refused.stderr)")
+        }
+    }
 }

@@ -4,10 +4,10 @@ import HearthHTTP
 import HearthLog
 import Synchronization
 
-/// The projects a server serves: the configured one, in the data directory, and — in development mode only — every
-/// other project ID a request names, each opened on first use in `projects/{id}` with the same layout, as the
-/// emulator keeps projects apart. Outside development mode every request goes to the configured project, whose APIs
-/// refuse other project IDs.
+/// The projects a server serves: the configured one, in the data directory, the `additionalProjects`, and — in
+/// development mode — every other project ID a request names, each opened on first use in `projects/{id}` with the
+/// same layout, as the emulator keeps projects apart. Any other request goes to the configured project, whose APIs
+/// refuse other project IDs outside development mode.
 final class ProjectRegistry: Sendable {
     /// The configured project.
     let primary: ProjectServer
@@ -34,13 +34,15 @@ final class ProjectRegistry: Sendable {
     /// - Throws: `RESOURCE_EXHAUSTED` past `maxDevProjects`, or why the project's directory cannot be opened.
     func project(for request: HTTPRequest) throws(HearthError) -> ProjectServer {
         let configuration = primary.configuration
-        guard configuration.devMode,
+        guard configuration.devMode || !configuration.additionalProjects.isEmpty,
             let id = Self.projectID(in: request.path) ?? request.headers[Self.projectHeader],
-            id != configuration.projectID, Self.isDirectoryName(id)
+            id != configuration.projectID, Self.isDirectoryName(id),
+            configuration.devMode || configuration.additionalProjects.contains(id)
         else { return primary }
         return try others.withLock { (others: inout [String: ProjectServer]) throws(HearthError) -> ProjectServer in
             if let open = others[id] { return open }
-            guard others.count + 1 < configuration.maxDevProjects else {
+            guard others.count + 1 < max(configuration.maxDevProjects, configuration.additionalProjects.count + 1)
+            else {
                 throw HearthError(
                     .resourceExhausted,
                     "Development mode serves at most \(configuration.maxDevProjects) projects at once; project \(id) is one too many (restart the server to close the others)."
