@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
                 "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage", "HearthHTTPClient", "HearthLog",
+                "HearthSQLite",
             ],
             swiftSettings: swiftSettings),
         .target(

@@ -37,6 +37,8 @@ public enum HearthCommand {
         case "rules": return RulesCommand.run(Array(arguments.dropFirst()), environment: environment)
         case "backup", "restore":
             return BackupCommand.run(command, Array(arguments.dropFirst()), environment: environment)
+        case "export", "import":
+            return TransferCommand.run(command, Array(arguments.dropFirst()), environment: environment)
         case "version", "--version":
             print("hearth \(version)")
             return 0

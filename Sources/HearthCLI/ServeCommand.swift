@@ -30,6 +30,11 @@ enum ServeCommand {
           --storage-rules FILE    storage security rules file           HEARTH_STORAGE_RULES
           --indexes FILE          composite index definitions           HEARTH_INDEXES   (default: DIR/hearth.indexes.json)
                                   (firestore.indexes.json format)
+          --import DIR            start from an export (hearth export)  HEARTH_IMPORT
+                                  (without --data: in a temporary data
+                                  directory, removed at exit)
+          --export-on-exit DIR    on stop, export the data to DIR       HEARTH_EXPORT_ON_EXIT
+                                  (replacing it), as the emulator does
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
@@ -41,7 +46,8 @@ enum ServeCommand {
             """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let configuration: ServerConfiguration
+        var configuration: ServerConfiguration
+        let seed: TestDataSet
         do {
             let parsed = try CommandLineArguments(
                 arguments,
@@ -49,7 +55,7 @@ enum ServeCommand {
                     "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--storage-rules",
                     "--indexes",
                     "--log-level",
-                    "--threads", "--config",
+                    "--threads", "--config", "--import", "--export-on-exit",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)
                     .union(StorageOptions.valueFlags)
                     .union(CORSOptions.valueFlags).union(ConnectionOptions.valueFlags)
@@ -65,6 +71,7 @@ enum ServeCommand {
                 throw CommandLineArguments.UsageError(description: "unexpected argument \(extra)")
             }
             configuration = try ConfigurationResolver.resolve(flags: parsed, environment: environment)
+            seed = try TestDataSet(flags: parsed, environment: environment, configuration: &configuration)
         } catch {
             FileHandle.standardError.write(
                 Data("hearth serve: \(error)\nRun 'hearth serve --help' for the options.\n".utf8))
@@ -75,11 +82,13 @@ enum ServeCommand {
         let application: HearthApplication
         let port: Int
         do {
+            try seed.load(logger: logger)
             application = try HearthApplication(configuration: configuration, logger: logger)
             port = try application.start()
         } catch {
             logger.error("cannot start", ["reason": .string("\(error)")])
             FileHandle.standardError.write(Data("hearth serve: \(error)\n".utf8))
+            seed.discard()
             return 1
         }
 
@@ -99,6 +108,8 @@ enum ServeCommand {
         stopped.wait()
         application.stop()
         for source in signals { source.cancel() }
-        return 0
+        let saved = seed.save(configuration: configuration, logger: logger)
+        seed.discard()
+        return saved ? 0 : 1
     }
 }

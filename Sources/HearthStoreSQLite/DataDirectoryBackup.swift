@@ -62,36 +62,65 @@ public enum DataDirectoryBackup {
         let manager = FileManager.default
         guard manager.fileExists(atPath: (backup as NSString).appendingPathComponent(SQLiteDocumentStore.fileName))
         else { throw .notFound("\(backup) is not a Hearth backup (no \(SQLiteDocumentStore.fileName)).") }
+        try fill(data, verb: "restore") { staging throws(HearthError) in
+            do {
+                try manager.copyItem(atPath: backup, toPath: staging)
+            } catch {
+                throw .internal("The restore failed: \(error.localizedDescription)")
+            }
+        }
+        let store = (data as NSString).appendingPathComponent(SQLiteDocumentStore.fileName)
+        try check(store)
+    }
+
+    /// Fills the empty (or absent) data directory `data`, which no server may have open (its lock is held
+    /// throughout), with what `build` makes in a staging directory beside it: `build` gets the staging path (not yet
+    /// existing), and its files are moved in only once it returns, so a `build` that fails leaves `data` as it was.
+    /// `hearth restore` and `hearth import` go through here.
+    public static func fill(
+        _ data: String, verb: String, _ build: (_ staging: String) throws(HearthError) -> Void
+    ) throws(HearthError) {
+        let manager = FileManager.default
+        let existed = manager.fileExists(atPath: data)
         do {
             try manager.createDirectory(atPath: data, withIntermediateDirectories: true)
         } catch {
             throw .internal("Cannot create \(data): \(error.localizedDescription)")
         }
+        do {
+            try fillLocked(data, verb: verb, build)
+        } catch {
+            // A directory made for this leaves nothing behind, not even its lock file.
+            if !existed { try? manager.removeItem(atPath: data) }
+            throw error
+        }
+    }
+
+    private static func fillLocked(
+        _ data: String, verb: String, _ build: (_ staging: String) throws(HearthError) -> Void
+    ) throws(HearthError) {
+        let manager = FileManager.default
         let lock = try DataDirectoryLock(directory: data)
         defer { lock.release() }
-        let present = ((try? manager.contentsOfDirectory(atPath: data)) ?? []).filter {
-            $0 != DataDirectoryLock.fileName && $0 != SQLiteDocumentStore.reserveFileName
-        }
+        let kept: Set<String> = [DataDirectoryLock.fileName, SQLiteDocumentStore.reserveFileName]
+        let present = ((try? manager.contentsOfDirectory(atPath: data)) ?? []).filter { !kept.contains($0) }
         guard present.isEmpty else {
             throw .failedPrecondition(
-                "\(data) is not empty (\(present.sorted().prefix(5).joined(separator: ", "))); restore into a new directory."
+                "\(data) is not empty (\(present.sorted().prefix(5).joined(separator: ", "))); \(verb) into a new directory."
             )
         }
-        let staging = data + ".restoring-" + UUID().uuidString
+        let staging = data + ".\(verb)-" + UUID().uuidString
+        defer { try? manager.removeItem(atPath: staging) }
+        try build(staging)
         do {
-            try manager.copyItem(atPath: backup, toPath: staging)
-            for name in try manager.contentsOfDirectory(atPath: staging) {
+            for name in try manager.contentsOfDirectory(atPath: staging) where !kept.contains(name) {
                 try manager.moveItem(
                     atPath: (staging as NSString).appendingPathComponent(name),
                     toPath: (data as NSString).appendingPathComponent(name))
             }
-            try manager.removeItem(atPath: staging)
         } catch {
-            try? manager.removeItem(atPath: staging)
-            throw .internal("The restore failed: \(error.localizedDescription)")
+            throw .internal("The \(verb) failed: \(error.localizedDescription)")
         }
-        let store = (data as NSString).appendingPathComponent(SQLiteDocumentStore.fileName)
-        try check(store)
     }
 
     /// The storage database's snapshot and the blobs it names, again from the start if a named blob was deleted

@@ -1,7 +1,7 @@
 import Foundation
 public import HearthCore
 import HearthSQLite
-import HearthStore
+public import HearthStore
 
 /// Development mode's composite indexes: queries that lack one are answered by a scan (see `QueryPlanner`), and the
 /// index is learned — recorded in `learned_indexes`, declared in `composite_indexes` and built in the background —
@@ -27,6 +27,27 @@ public enum LearnedIndexes {
         return db.lastInsertRowID
     }
 
+    /// The declared indexes (as last started) and the learned ones, each once, declared first.
+    static func definitions(in db: SQLiteConnection) throws -> [IndexDefinition] {
+        var definitions: [IndexDefinition] = []
+        for row in try db.fetchAll("SELECT definition FROM composite_indexes ORDER BY id") {
+            if let definition = try? IndexDefinition(
+                firestoreJSON: JSONParser.parse(row[0].stringValue ?? ""), at: "index")
+            {
+                definitions.append(definition)
+            }
+        }
+        let hasLearned =
+            try db.fetchOne(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'learned_indexes'")?.int(0) ?? 0
+        if hasLearned > 0 {
+            for definition in try load(from: db) where !definitions.contains(definition) {
+                definitions.append(definition)
+            }
+        }
+        return definitions
+    }
+
     /// Every index a data directory's database knows: the declared ones (as last started) and the learned ones,
     /// each once, in a `firestore.indexes.json` document. Opens the database read-only, so a running server may
     /// keep serving.
@@ -41,28 +62,17 @@ public enum LearnedIndexes {
         do {
             let db = try SQLiteConnection(path: path, options: options)
             defer { db.close() }
-            var definitions: [IndexDefinition] = []
-            for row in try db.fetchAll("SELECT definition FROM composite_indexes ORDER BY id") {
-                if let definition = try? IndexDefinition(
-                    firestoreJSON: JSONParser.parse(row[0].stringValue ?? ""), at: "index")
-                {
-                    definitions.append(definition)
-                }
-            }
-            let hasLearned =
-                try db.fetchOne(
-                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'learned_indexes'")?.int(0) ?? 0
-            if hasLearned > 0 {
-                for definition in try load(from: db) where !definitions.contains(definition) {
-                    definitions.append(definition)
-                }
-            }
-            let list = definitions.map { "    " + $0.description }.joined(separator: ",\n")
-            return "{\n  \"indexes\": [\n\(list)\n  ],\n  \"fieldOverrides\": []\n}\n"
+            return indexesJSON(try definitions(in: db))
         } catch let error as HearthError {
             throw error
         } catch {
             throw .internal("Cannot read the indexes of \(path): \(error)")
         }
+    }
+
+    /// `definitions` as a `firestore.indexes.json` document, one index per line.
+    public static func indexesJSON(_ definitions: [IndexDefinition]) -> String {
+        let list = definitions.map { "    " + $0.description }.joined(separator: ",\n")
+        return "{\n  \"indexes\": [\n\(list)\n  ],\n  \"fieldOverrides\": []\n}\n"
     }
 }

@@ -7,6 +7,10 @@ import Synchronization
 /// The rules in force for this server — document rules, tree rules (per namespace) and storage rules — swapped
 /// atomically on reload.
 ///
+/// Rules deployed through the endpoints (and the console) are kept in the data directory (``DeployedRules``), so they
+/// stay in force across restarts as Firebase's do; a rules file named on the command line takes precedence over
+/// them.
+///
 /// The one entry point every API uses (documents, tree, listeners): read ``firestoreRules`` / ``databaseRules`` once
 /// per request and judge with them, so a reload never splits a request between two rule sets. Admin callers bypass
 /// rules; callers check `AuthContext.isAdmin` before asking.
@@ -15,7 +19,7 @@ public final class RulesEngine: Sendable {
         var firestore: FirestoreRuleset
         /// The tree rules of the default namespace: the `--database-rules` file, or the default without one.
         var database: DatabaseRuleset
-        /// Tree rules put through `PUT /.settings/rules.json?ns=…`, by namespace; kept in memory, as the emulator does.
+        /// Tree rules put through `PUT /.settings/rules.json?ns=…`, by namespace (kept in ``DeployedRules``).
         var databaseByNamespace: [String: DatabaseRuleset] = [:]
         /// The storage rules: the `--storage-rules` file, or the default without one.
         var storage: StorageRuleset
@@ -48,10 +52,71 @@ public final class RulesEngine: Sendable {
     public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
         self.configuration = configuration
         self.logger = logger
-        let firestore = try Self.loadFirestore(configuration, logger: logger)
+        let deployed = DeployedRules(dataDirectory: configuration.dataDirectory)
+        self.deployed = deployed
+        var firestore = try Self.loadFirestore(configuration, logger: logger)
         let database = try Self.loadDatabase(configuration, logger: logger)
-        let storage = try Self.loadStorage(configuration, logger: logger)
-        state = Mutex(State(firestore: firestore, database: database, storage: storage))
+        var storage = try Self.loadStorage(configuration, logger: logger)
+        var byNamespace: [String: DatabaseRuleset] = [:]
+        // Rules deployed before a restart, unless a file names the rules of that language.
+        if configuration.rulesFile == nil, let source = deployed.source(of: .firestore) {
+            firestore = try Self.compileDeployed(source, at: deployed.path(of: .firestore)) {
+                source throws(RulesSyntaxError) in
+                try FirestoreRuleset(source: source)
+            }
+        }
+        if configuration.storageRulesFile == nil, let source = deployed.source(of: .storage) {
+            storage = try Self.compileDeployed(source, at: deployed.path(of: .storage)) {
+                source throws(RulesSyntaxError) in
+                try StorageRuleset(source: source)
+            }
+        }
+        for namespace in deployed.treeNamespaces()
+        where configuration.databaseRulesFile == nil || namespace != configuration.projectID {
+            guard let source = deployed.source(of: .tree(namespace)) else { continue }
+            byNamespace[namespace] = try Self.compileDeployed(source, at: deployed.path(of: .tree(namespace))) {
+                source throws(RulesSyntaxError) in try DatabaseRuleset(source: source)
+            }
+        }
+        state = Mutex(
+            State(firestore: firestore, database: database, databaseByNamespace: byNamespace, storage: storage))
+    }
+
+    /// Where rules deployed through the endpoints are kept.
+    private let deployed: DeployedRules
+
+    /// The source of the rules in force of `kind`, when they came from a file or a deployment (`nil` for the
+    /// built-in defaults): what `hearth export` writes beside the data.
+    public func source(of kind: DeployedRules.Kind) -> String? {
+        let file: String? =
+            switch kind {
+            case .firestore: configuration.rulesFile
+            case .storage: configuration.storageRulesFile
+            case .tree(let namespace): namespace == configuration.projectID ? configuration.databaseRulesFile : nil
+            }
+        if let file, let data = FileManager.default.contents(atPath: file) {
+            return String(decoding: data, as: UTF8.self)
+        }
+        return deployed.source(of: kind)
+    }
+
+    /// The namespaces with tree rules of their own (deployed, or the file's for the default namespace).
+    public func treeRuleNamespaces() -> [String] {
+        var namespaces = Set(deployed.treeNamespaces())
+        if configuration.databaseRulesFile != nil { namespaces.insert(configuration.projectID) }
+        return namespaces.sorted()
+    }
+
+    /// Deployed rules that no longer compile (edited by hand) refuse the start, naming the file, as a bad rules file
+    /// does: serving with other rules than the ones deployed would be worse.
+    private static func compileDeployed<Rules>(
+        _ source: String, at path: String, _ compile: (String) throws(RulesSyntaxError) -> Rules
+    ) throws(HearthError) -> Rules {
+        do {
+            return try compile(source)
+        } catch {
+            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
+        }
     }
 
     /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force; rules
@@ -114,6 +179,7 @@ public final class RulesEngine: Sendable {
         } catch {
             throw .invalidArgument("firestore.rules:\(error.location.line):\(error.location.column): \(error.message)")
         }
+        try deployed.keep(source, as: .firestore)
         state.withLock { $0.firestore = rules }
         logger.info("document rules replaced")
     }
@@ -127,12 +193,13 @@ public final class RulesEngine: Sendable {
         } catch {
             throw .invalidArgument("storage.rules:\(error.location.line):\(error.location.column): \(error.message)")
         }
+        try deployed.keep(source, as: .storage)
         state.withLock { $0.storage = rules }
         logger.info("storage rules replaced")
     }
 
-    /// Replaces the tree rules of one namespace with `source` (`PUT /.settings/rules.json?ns=…`), until the process
-    /// ends (or, for the default namespace, the rules file is reloaded).
+    /// Replaces the tree rules of one namespace with `source` (`PUT /.settings/rules.json?ns=…`), kept across restarts
+    /// (for the default namespace, until the rules file is reloaded).
     /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
     public func replaceDatabaseRules(source: String, namespace: String) throws(HearthError) {
         let rules: DatabaseRuleset
@@ -142,6 +209,7 @@ public final class RulesEngine: Sendable {
             throw .invalidArgument(
                 "database.rules.json:\(error.location.line):\(error.location.column): \(error.message)")
         }
+        try deployed.keep(source, as: .tree(namespace))
         state.withLock { $0.databaseByNamespace[namespace] = rules }
         logger.info("tree rules replaced", ["namespace": .string(namespace)])
         databaseRulesChanged()

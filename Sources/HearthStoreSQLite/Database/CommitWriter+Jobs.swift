@@ -37,6 +37,8 @@ extension CommitWriter {
         case commit(CommitJob, @Sendable (Result<CommitResult, HearthError>) -> Void)
         /// The emulator's wipe of every document.
         case deleteAll(@Sendable (Result<Int, HearthError>) -> Void)
+        /// Documents stored as an export holds them, times included (`hearth import`); answers how many.
+        case importDocuments([DocumentSnapshot], @Sendable (Result<Int, HearthError>) -> Void)
         /// One step of a background index build: the next chunk of documents after a `name_key`.
         case buildIndex(id: Int64, after: [UInt8], @Sendable (Result<[UInt8]?, HearthError>) -> Void)
         /// Declares an index a development-mode query needed (see `LearnedIndexes`); answers its new ID, which the
@@ -71,7 +73,7 @@ extension CommitWriter.Job {
         switch self {
         case .commit(let commit, _): commit.writes.allSatisfy { $0.operation == .delete && $0.transforms.isEmpty }
         case .deleteAll: true
-        case .buildIndex, .learnIndex, .accounts, .migrate: false
+        case .importDocuments, .buildIndex, .learnIndex, .accounts, .migrate: false
         case .tree(let write, _): write.onlyDeletes
         }
     }
@@ -81,6 +83,7 @@ extension CommitWriter.Job {
         switch self {
         case .commit(_, let completion): completion(.failure(error))
         case .deleteAll(let completion): completion(.failure(error))
+        case .importDocuments(_, let completion): completion(.failure(error))
         case .buildIndex(_, _, let completion): completion(.failure(error))
         case .learnIndex(_, let completion): completion(.failure(error))
         case .tree(_, let completion): completion(.failure(error))

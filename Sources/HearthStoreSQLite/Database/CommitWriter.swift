@@ -228,6 +228,17 @@ final class CommitWriter: Sendable {
                         let result = runDeleteAll()
                         if case .failure = result { failed = true }
                         acknowledgements.append { completion(result) }
+                    case .importDocuments(let documents, let completion):
+                        let result = runImport(documents)
+                        switch result {
+                        case .success(let count):
+                            committed += 1
+                            writes += count
+                        case .failure:
+                            failedJobs += 1
+                            failed = true
+                        }
+                        acknowledgements.append { completion(result) }
                     case .buildIndex(let id, let cursor, let completion):
                         let result = runBuildStep(id: id, after: cursor)
                         acknowledgements.append { [catalog] in

@@ -1,0 +1,64 @@
+import Foundation
+public import HearthCore
+
+/// Rules deployed through the endpoints and the console, kept in the data directory's `rules/` so they outlive the
+/// process: `firestore.rules`, `storage.rules`, and `database/{namespace}.rules.json` for each namespace's tree
+/// rules. `hearth import` puts an export's rules here too. Each file is replaced whole (written beside, then renamed),
+/// so a crash leaves the old rules or the new ones, never half of either.
+public struct DeployedRules: Sendable {
+    /// Which rules a file holds.
+    public enum Kind: Sendable, Hashable {
+        /// The document rules.
+        case firestore
+        /// The storage rules.
+        case storage
+        /// One namespace's tree rules.
+        case tree(String)
+    }
+
+    /// `DIR/rules`.
+    public let directory: String
+
+    /// The deployed rules of the data directory `dataDirectory`.
+    public init(dataDirectory: String) {
+        directory = (dataDirectory as NSString).appendingPathComponent("rules")
+    }
+
+    /// The file that keeps rules of `kind`.
+    public func path(of kind: Kind) -> String {
+        switch kind {
+        case .firestore: return (directory as NSString).appendingPathComponent("firestore.rules")
+        case .storage: return (directory as NSString).appendingPathComponent("storage.rules")
+        case .tree(let namespace):
+            return ((directory as NSString).appendingPathComponent("database") as NSString)
+                .appendingPathComponent(PercentEncoding.unreserved(namespace) + ".rules.json")
+        }
+    }
+
+    /// The deployed source of `kind`, or `nil` when none was deployed.
+    public func source(of kind: Kind) -> String? {
+        FileManager.default.contents(atPath: path(of: kind)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The namespaces with deployed tree rules, sorted.
+    public func treeNamespaces() -> [String] {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: (directory as NSString).appendingPathComponent("database"))) ?? []
+        return names.filter { $0.hasSuffix(".rules.json") }
+            .compactMap { String($0.dropLast(".rules.json".count)).removingPercentEncoding }.sorted()
+    }
+
+    /// Keeps `source` as the deployed rules of `kind`.
+    /// - Throws: `INTERNAL` when the file cannot be written (the rules in force are then left as they were).
+    public func keep(_ source: String, as kind: Kind) throws(HearthError) {
+        let path = path(of: kind)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(source.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .internal("Cannot keep the deployed rules in \(path): \(error.localizedDescription)")
+        }
+    }
+}
