@@ -5,15 +5,15 @@ import HearthSQLite
 /// `hearth backup` and `hearth restore`: a consistent copy of a data directory taken while its server serves writes,
 /// and putting one in place.
 ///
-/// The databases are copied with `VACUUM INTO`, which reads one snapshot of the write-ahead-log database and holds
-/// no lock a writer waits for, so the copy is every commit up to a moment and nothing after it. Files go with them:
-/// the blobs the storage snapshot names (immutable once written; one deleted while the backup ran makes it take the
+/// Every database file is copied — each project's, each named database's — with `VACUUM INTO`, which reads one
+/// snapshot of the write-ahead-log database and holds no lock a writer waits for, so each copy is every commit up to
+/// a moment and nothing after it. Files go with them: each project's deployed rules, the blobs the storage snapshot names (immutable once written; one deleted while the backup ran makes it take the
 /// storage snapshot again) and the key directory (signing keys, custom-token keys). What a running server keeps only
 /// to run — the lock, the disk reserve, uploads in progress — is left out.
 public enum DataDirectoryBackup {
     /// What a backup copied.
     public struct Summary: Sendable, Equatable {
-        /// Bytes of the two database copies.
+        /// Bytes of the database copies.
         public var databaseBytes: Int
         /// Blobs (stored files) copied.
         public var blobs: Int
@@ -22,6 +22,40 @@ public enum DataDirectoryBackup {
     static let storageDatabase = "storage/storage.sqlite"
     static let blobDirectory = "storage/blobs"
     static let keyDirectory = "keys"
+    /// Rules deployed through the endpoints (the server's `DeployedRules`), in each project's directory.
+    static let rulesDirectory = "rules"
+
+    /// The directories, relative to `data`, of every project (`""` for the served one, `projects/{id}` for the
+    /// others development mode or `--project a,b` keep).
+    static func projectDirectories(in data: String) -> [String] {
+        [""] + subdirectories(of: data, "projects").map { "projects/\($0)" }
+    }
+
+    /// The directories, relative to `data`, holding a database file: each project's, and each named database's
+    /// (`databases/{id}`) inside it.
+    static func databaseDirectories(in data: String) -> [String] {
+        projectDirectories(in: data).flatMap { project in
+            let base = project.isEmpty ? data : (data as NSString).appendingPathComponent(project)
+            return [project]
+                + subdirectories(of: base, "databases").map {
+                    project.isEmpty ? "databases/\($0)" : "\(project)/databases/\($0)"
+                }
+        }.filter { directory in
+            FileManager.default.fileExists(
+                atPath: ((data as NSString).appendingPathComponent(directory) as NSString)
+                    .appendingPathComponent(SQLiteDocumentStore.fileName))
+        }
+    }
+
+    private static func subdirectories(of base: String, _ name: String) -> [String] {
+        let directory = (base as NSString).appendingPathComponent(name)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { entry in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(
+                atPath: (directory as NSString).appendingPathComponent(entry), isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }.sorted()
+    }
 
     /// Copies `data` into `output`, which must not exist yet (it is made, and removed again if the backup fails).
     public static func backup(data: String, to output: String) throws(HearthError) -> Summary {
@@ -36,8 +70,23 @@ public enum DataDirectoryBackup {
         do {
             try manager.createDirectory(atPath: output, withIntermediateDirectories: true)
             var summary = Summary(databaseBytes: 0, blobs: 0)
-            summary.databaseBytes += try vacuum(
-                main, into: (output as NSString).appendingPathComponent(SQLiteDocumentStore.fileName))
+            for directory in databaseDirectories(in: data) {
+                let target = (output as NSString).appendingPathComponent(directory)
+                try manager.createDirectory(atPath: target, withIntermediateDirectories: true)
+                summary.databaseBytes += try vacuum(
+                    ((data as NSString).appendingPathComponent(directory) as NSString)
+                        .appendingPathComponent(SQLiteDocumentStore.fileName),
+                    into: (target as NSString).appendingPathComponent(SQLiteDocumentStore.fileName))
+            }
+            for directory in projectDirectories(in: data) {
+                let rules = ((data as NSString).appendingPathComponent(directory) as NSString)
+                    .appendingPathComponent(rulesDirectory)
+                guard manager.fileExists(atPath: rules) else { continue }
+                try manager.copyItem(
+                    atPath: rules,
+                    toPath: ((output as NSString).appendingPathComponent(directory) as NSString)
+                        .appendingPathComponent(rulesDirectory))
+            }
             let storage = (data as NSString).appendingPathComponent(storageDatabase)
             if manager.fileExists(atPath: storage) {
                 let (bytes, blobs) = try backupStorage(data: data, output: output)
@@ -69,8 +118,11 @@ public enum DataDirectoryBackup {
                 throw .internal("The restore failed: \(error.localizedDescription)")
             }
         }
-        let store = (data as NSString).appendingPathComponent(SQLiteDocumentStore.fileName)
-        try check(store)
+        for directory in databaseDirectories(in: data) {
+            try check(
+                ((data as NSString).appendingPathComponent(directory) as NSString)
+                    .appendingPathComponent(SQLiteDocumentStore.fileName))
+        }
     }
 
     /// Fills the empty (or absent) data directory `data`, which no server may have open (its lock is held

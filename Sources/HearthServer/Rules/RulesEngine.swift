@@ -54,27 +54,31 @@ public final class RulesEngine: Sendable {
         self.logger = logger
         let deployed = DeployedRules(dataDirectory: configuration.dataDirectory)
         self.deployed = deployed
-        var firestore = try Self.loadFirestore(configuration, logger: logger)
-        let database = try Self.loadDatabase(configuration, logger: logger)
-        var storage = try Self.loadStorage(configuration, logger: logger)
-        var byNamespace: [String: DatabaseRuleset] = [:]
         // Rules deployed before a restart, unless a file names the rules of that language.
+        let firestore: FirestoreRuleset
         if configuration.rulesFile == nil, let source = deployed.source(of: .firestore) {
-            firestore = try Self.compileDeployed(source, at: deployed.path(of: .firestore)) {
-                source throws(RulesSyntaxError) in
-                try FirestoreRuleset(source: source)
+            firestore = try Self.compileDeployed(source, at: deployed.path(of: .firestore), logger: logger) {
+                source throws(RulesSyntaxError) in try FirestoreRuleset(source: source)
             }
+        } else {
+            firestore = try Self.loadFirestore(configuration, logger: logger)
         }
+        let storage: StorageRuleset
         if configuration.storageRulesFile == nil, let source = deployed.source(of: .storage) {
-            storage = try Self.compileDeployed(source, at: deployed.path(of: .storage)) {
-                source throws(RulesSyntaxError) in
-                try StorageRuleset(source: source)
+            storage = try Self.compileDeployed(source, at: deployed.path(of: .storage), logger: logger) {
+                source throws(RulesSyntaxError) in try StorageRuleset(source: source)
             }
+        } else {
+            storage = try Self.loadStorage(configuration, logger: logger)
         }
+        let database = try Self.loadDatabase(configuration, logger: logger)
+        var byNamespace: [String: DatabaseRuleset] = [:]
         for namespace in deployed.treeNamespaces()
         where configuration.databaseRulesFile == nil || namespace != configuration.projectID {
             guard let source = deployed.source(of: .tree(namespace)) else { continue }
-            byNamespace[namespace] = try Self.compileDeployed(source, at: deployed.path(of: .tree(namespace))) {
+            byNamespace[namespace] = try Self.compileDeployed(
+                source, at: deployed.path(of: .tree(namespace)), logger: logger
+            ) {
                 source throws(RulesSyntaxError) in try DatabaseRuleset(source: source)
             }
         }
@@ -110,10 +114,12 @@ public final class RulesEngine: Sendable {
     /// Deployed rules that no longer compile (edited by hand) refuse the start, naming the file, as a bad rules file
     /// does: serving with other rules than the ones deployed would be worse.
     private static func compileDeployed<Rules>(
-        _ source: String, at path: String, _ compile: (String) throws(RulesSyntaxError) -> Rules
+        _ source: String, at path: String, logger: Logger, _ compile: (String) throws(RulesSyntaxError) -> Rules
     ) throws(HearthError) -> Rules {
         do {
-            return try compile(source)
+            let rules = try compile(source)
+            logger.info("deployed rules in force", ["file": .string(path)])
+            return rules
         } catch {
             throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
         }

@@ -56,7 +56,7 @@ public enum DataImport {
         }
         guard manifest["version"] == .integer(DataExport.formatVersion) else {
             throw .invalidArgument(
-                "\(path) is version \(manifest["version"].map { "\($0)" } ?? "?") of the export format; this Hearth reads version \(DataExport.formatVersion)."
+                "\(path) is version \(manifest["version"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "?") of the export format; this Hearth reads version \(DataExport.formatVersion)."
             )
         }
     }
