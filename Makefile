@@ -4,7 +4,8 @@
 #   make test     packages + .venv, make lint, build with warnings as errors, swift test, Python compatibility,
 #                 browser tests (headless Chromium), CLI contract, then `make fuzz` (Linux)
 #   make fuzz     libFuzzer on the rules parsers and evaluator, then the protobuf decoders, FUZZ_SECONDS (60) each
-#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md, files.md
+#   make bench    release build of hearth and hearth-bench, run the benchmarks → Benchmarks/out/latest.md, listen.md, files.md,
+#                 transfer.md
 #   make format   swift format in place;  make lint: swift format lint --strict
 #
 # System packages are listed once, in scripts/packages.txt (.ci/run reads the same list).
@@ -22,6 +23,9 @@ LISTEN_BENCH_ARGS ?=
 # Extra arguments for the file figures (256 MiB, 3 rounds, 1,000 small files by default), e.g.
 # `make bench FILES_BENCH_ARGS="--files-mib 64 --small-files 200"`.
 FILES_BENCH_ARGS ?=
+# Extra arguments for the export/import figures (1,000,000 documents by default), e.g.
+# `make bench TRANSFER_BENCH_ARGS="--documents 100000"`.
+TRANSFER_BENCH_ARGS ?=
 WERROR := -Xswiftc -warnings-as-errors
 FORMAT_DIRS := $(wildcard Sources Tests Benchmarks Examples)
 CONTRACT := ../shared/contract/cli-contract.sh
@@ -106,7 +110,8 @@ bench: deps-bench release-bench
 		"$$bin/hearth-bench" --hearth "$$bin/hearth" --out Benchmarks/out/latest.md $(BENCH_ARGS) && \
 		"$$bin/hearth-bench" listen --hearth "$$bin/hearth" --out Benchmarks/out/listen.md $(LISTEN_BENCH_ARGS) && \
 		"$$bin/hearth-bench" files --hearth "$$bin/hearth" --out Benchmarks/out/files.md --files-mib 256 --rounds 3 \
-			$(FILES_BENCH_ARGS)
+			$(FILES_BENCH_ARGS) && \
+		"$$bin/hearth-bench" transfer --hearth "$$bin/hearth" --out Benchmarks/out/transfer.md $(TRANSFER_BENCH_ARGS)
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_DIRS)

@@ -40,6 +40,7 @@ enum BenchCommand {
     static func run(_ arguments: [String]) -> Int32 {
         if ListenBenchCommand.handles(arguments) { return ListenBenchCommand.run(arguments) }
         if FilesBenchCommand.handles(arguments) { return FilesBenchCommand.run(arguments) }
+        if TransferBenchCommand.handles(arguments) { return TransferBenchCommand.run(arguments) }
         let options: BenchOptions
         do {
             guard let parsed = try BenchOptions.parse(arguments) else {

@@ -52,10 +52,13 @@ struct SQLiteBaseline: Sendable {
         case automatic
         /// `{nonce}t1r{transaction}w{n}`, as the commit load's Lua script names its documents.
         case commitScript
+        /// `d0000001`, `d0000002`, …, as the transfer benchmark's export names them.
+        case sequential
     }
 
-    /// Inserts documents for `duration`, `perTransaction` per `BEGIN IMMEDIATE … COMMIT`, into a fresh database.
-    func measure(perTransaction: Int, ids idScheme: IDs, duration: Duration) throws -> Result {
+    /// Inserts documents for `duration` (or until `limit` are in), `perTransaction` per `BEGIN IMMEDIATE … COMMIT`,
+    /// into a fresh database (`baseline-{perTransaction}.sqlite` in ``directory``).
+    func measure(perTransaction: Int, ids idScheme: IDs, duration: Duration, limit: Int? = nil) throws -> Result {
         let url = directory.appendingPathComponent("baseline-\(perTransaction).sqlite")
         var options = SQLiteConnection.Options()
         options.journalModeWAL = true
@@ -84,6 +87,7 @@ struct SQLiteBaseline: Sendable {
                         switch idScheme {
                         case .automatic: autoIDs.next()
                         case .commitScript: "\(nonce)t1r\(transactions)w\(number)"
+                        case .sequential: TransferBenchmark.documentID(documents + number)
                         }
                     let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
                     try db.execute(
@@ -107,7 +111,7 @@ struct SQLiteBaseline: Sendable {
                 }
             }
             documents += perTransaction
-        } while clock.now < deadline
+        } while clock.now < deadline && documents < (limit ?? .max)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Result(perTransaction: perTransaction, documents: documents, seconds: seconds)

@@ -16,6 +16,11 @@ struct BackupTests {
         try expectOK(await client.request("PUT", "/notes/kept.json", json: #""a tree leaf""#))
         let file = try await client.upload("photos/kept.bin", patternBytes(300_000))
         #expect(file.status == 200, "\(file)")
+        // Another project and a named database live in files of their own; the backup carries them too.
+        try expectOK(
+            await client.request("PATCH", "\(FS.root("elsewhere"))/things/t", json: FS.document("{}")))
+        try expectOK(
+            await client.request("PATCH", "\(FS.root(database: "audit-log"))/entries/e", json: FS.document("{}")))
 
         // One writer, each create awaited: what is acknowledged is d0 … d(n-1).
         let acknowledged = Atomic<Int>(0)
@@ -69,6 +74,8 @@ struct BackupTests {
                 "signInWithPassword",
                 ["email": "backup@example.com", "password": "secret-password", "returnSecureToken": true]))
         #expect(try await second.client.get("/notes/kept.json").text == #""a tree leaf""#)
+        #expect(try await second.client.get("\(FS.root("elsewhere"))/things/t").status == 200)
+        #expect(try await second.client.get("\(FS.root(database: "audit-log"))/entries/e").status == 200)
         let download = try await second.client.get(Storage.object("photos/kept.bin"), query: [("alt", "media")])
         #expect(download.body == patternBytes(300_000))
         // A directory a server has open is not restored into.

@@ -54,6 +54,81 @@ struct RulesAPITests {
         }
     }
 
+    @Test("deployed rules stay in force across a restart; a rules file named at start takes precedence")
+    func deployedRulesOutliveARestart() async throws {
+        var options = HearthProcess.Options()
+        options.dev = false
+        options.environment = ["HEARTH_ADMIN_KEY": Self.adminKey]
+        let admin = ["Authorization": "Bearer \(Self.adminKey)"]
+        let path = "/emulator/v1/projects/demo:securityRules"
+        let first = try await HearthProcess.start(options)
+        let body = JSONValue.object(["rules": ["files": [["content": .string(Self.owned)]]]])
+        try expectOK(try await first.client.request("PUT", path, json: body.jsonString, headers: admin))
+        let tree = #"{"rules":{"open":{".read":true}}}"#
+        try expectOK(
+            try await first.client.request("PUT", "/.settings/rules.json", body: Array(tree.utf8), headers: admin))
+        #expect(try await first.stop() == .exit(0))
+
+        let second = try await first.restart()
+        let read = try expectOK(try await second.client.request("GET", path, headers: admin))
+        #expect(read["rules"]?["files"]?[0]?["content"] == .string(Self.owned))
+        // In force, not only shown: the tree's deployed rules let a client read /open, closed without them.
+        #expect(try await second.client.get("/open.json").status == 200)
+        #expect(try await second.client.get("/closed.json").status == 401)
+        #expect(try await second.stop() == .exit(0))
+
+        let file = try TemporaryDirectory("hearth-rules-file")
+        defer { file.remove() }
+        let named =
+            "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n  }\n}\n"
+        try named.write(toFile: file.path + "/firestore.rules", atomically: true, encoding: .utf8)
+        var withFile = options
+        withFile.extraArguments = ["--rules", file.path + "/firestore.rules"]
+        let third = try await second.restart(withFile)
+        let shown = try expectOK(try await third.client.request("GET", path, headers: admin))
+        #expect(shown["rules"]?["files"]?[0]?["content"] == .string(named))
+        _ = try await third.stop()
+    }
+
+    @Test("a named database's own rules (?database=ID) bind it alone, are read back, and outlive a restart")
+    func namedDatabaseRules() async throws {
+        let first = try await HearthProcess.start()
+        let locked = """
+            rules_version = '2';
+            service cloud.firestore {
+              match /databases/{database}/documents {
+                match /{path=**} { allow read: if true; }
+              }
+            }
+            """
+        let body = JSONValue.object(["rules": ["files": [["content": .string(locked)]]]])
+        let path = "/emulator/v1/projects/demo:securityRules"
+        try expectOK(
+            try await first.client.request("PUT", path, query: [("database", "audit-db")], json: body.jsonString))
+        expectError(
+            try await first.client.request("PUT", path, query: [("database", "Bad_ID")], json: body.jsonString), 400,
+            "INVALID_ARGUMENT")
+        let named = "\(FS.root(database: "audit-db"))/entries/e"
+        let check = { (server: HearthProcess) async throws in
+            expectError(
+                try await server.client.request("PATCH", named, json: FS.document("{}")), 403, "PERMISSION_DENIED")
+            // The (default) database and other named ones keep the project's rules (open in --dev).
+            try expectOK(try await server.client.request("PATCH", FS.path("entries/e"), json: FS.document("{}")))
+            try expectOK(
+                try await server.client.request(
+                    "PATCH", "\(FS.root(database: "other-db"))/entries/e", json: FS.document("{}")))
+            let own = try expectOK(try await server.client.request("GET", path, query: [("database", "audit-db")]))
+            #expect(own["rules"]?["files"]?[0]?["content"] == .string(locked))
+            let project = try expectOK(try await server.client.request("GET", path))
+            #expect(project["rules"]?["files"]?[0]?["content"] != .string(locked))
+        }
+        try await check(first)
+        #expect(try await first.stop() == .exit(0))
+        let second = try await first.restart()
+        try await check(second)
+        _ = try await second.stop()
+    }
+
     @Test("the playground judges one request on the rules in force and names the rule that decided")
     func playground() async throws {
         var options = HearthProcess.Options()

@@ -56,7 +56,8 @@ final class DatabaseServer: Sendable {
         self.id = id
         self.store = store
         access = DocumentAccess(
-            engine: project.rules, authenticator: project.authenticator, store: store, clock: project.clock)
+            engine: project.rules, authenticator: project.authenticator, store: store, databaseID: id,
+            clock: project.clock)
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store),
             configuration: HearthApplication.listenConfiguration(configuration),

@@ -2,14 +2,16 @@ import Foundation
 public import HearthCore
 
 /// Rules deployed through the endpoints and the console, kept in the data directory's `rules/` so they outlive the
-/// process: `firestore.rules`, `storage.rules`, and `database/{namespace}.rules.json` for each namespace's tree
-/// rules. `hearth import` puts an export's rules here too. Each file is replaced whole (written beside, then renamed),
+/// process: `firestore.rules`, `databases/{id}.rules` for a named database's own document rules, `storage.rules`, and
+/// `database/{namespace}.rules.json` for each namespace's tree rules. `hearth import` puts an export's rules here too. Each file is replaced whole (written beside, then renamed),
 /// so a crash leaves the old rules or the new ones, never half of either.
 public struct DeployedRules: Sendable {
     /// Which rules a file holds.
     public enum Kind: Sendable, Hashable {
-        /// The document rules.
+        /// The document rules (the project's: every database without rules of its own).
         case firestore
+        /// One named database's own document rules.
+        case firestoreDatabase(String)
         /// The storage rules.
         case storage
         /// One namespace's tree rules.
@@ -28,6 +30,9 @@ public struct DeployedRules: Sendable {
     public func path(of kind: Kind) -> String {
         switch kind {
         case .firestore: return (directory as NSString).appendingPathComponent("firestore.rules")
+        case .firestoreDatabase(let id):
+            return ((directory as NSString).appendingPathComponent("databases") as NSString)
+                .appendingPathComponent(PercentEncoding.unreserved(id) + ".rules")
         case .storage: return (directory as NSString).appendingPathComponent("storage.rules")
         case .tree(let namespace):
             return ((directory as NSString).appendingPathComponent("database") as NSString)
@@ -38,6 +43,15 @@ public struct DeployedRules: Sendable {
     /// The deployed source of `kind`, or `nil` when none was deployed.
     public func source(of kind: Kind) -> String? {
         FileManager.default.contents(atPath: path(of: kind)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The named databases with deployed document rules of their own, sorted.
+    public func databasesWithRules() -> [String] {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: (directory as NSString).appendingPathComponent("databases"))) ?? []
+        return names.filter { $0.hasSuffix(".rules") }
+            .compactMap { String($0.dropLast(".rules".count)).removingPercentEncoding }.sorted()
     }
 
     /// The namespaces with deployed tree rules, sorted.

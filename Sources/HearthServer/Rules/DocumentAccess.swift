@@ -10,8 +10,13 @@ struct DocumentAccess: Sendable {
     let engine: RulesEngine
     let authenticator: RequestAuthenticator
     let store: any DocumentStore
+    /// The database these checks are for: its own deployed rules, else the project's.
+    var databaseID = DatabaseName.defaultDatabase
     /// What `request.time` reads.
     var clock: WallClock = .system
+
+    /// The document rules in force for this database, read once per check.
+    var rules: FirestoreRuleset { engine.firestoreRules(for: databaseID) }
 
     static let denied = HearthError(.permissionDenied, "Missing or insufficient permissions.")
 
@@ -24,7 +29,7 @@ struct DocumentAccess: Sendable {
     /// The caller, or `nil` for an administrator (rules do not apply) and under allow-all rules (`--dev` without a
     /// rules file), where checking would only cost the extra document reads.
     private func caller(_ request: HTTPRequest) throws(HearthError) -> AuthContext?? {
-        if engine.firestoreRules === FirestoreRuleset.allowAll { return .none }
+        if rules === FirestoreRuleset.allowAll { return .none }
         let auth = try authenticator.authenticate(request)
         if auth?.isAdmin == true { return .none }
         return .some(auth)
@@ -56,7 +61,7 @@ struct DocumentAccess: Sendable {
     /// `get` on each document for a caller that is not an administrator.
     func authorizeGet(auth: AuthContext?, _ paths: [ResourcePath], database: DatabaseName) throws(HearthError) {
         guard !paths.isEmpty else { return }
-        let rules = engine.firestoreRules
+        let rules = self.rules
         let documents = try store.documents(at: paths, transaction: nil)
         let reader = StoreDocumentReader(store: store)
         let now = clock.now()
@@ -84,7 +89,7 @@ struct DocumentAccess: Sendable {
                 .permissionDenied,
                 "Kindless queries (allDescendants without a collectionId) are available to administrators only.")
         }
-        let rules = engine.firestoreRules
+        let rules = self.rules
         let collection =
             query.allDescendants
             ? ResourcePath(segments: [query.collectionID]) : query.parent.appending(query.collectionID)
@@ -112,7 +117,7 @@ struct DocumentAccess: Sendable {
             existingData: try document.fields(), query: RulesQueryInfo(limit: query.limit),
             isCollectionGroup: query.allDescendants)
         let reader = StoreDocumentReader(store: store)
-        try Self.require(engine.firestoreRules.authorize(rulesRequest, reader: reader))
+        try Self.require(rules.authorize(rulesRequest, reader: reader))
     }
 
     /// The check the writes of one request or commit by this caller carry into the store (``CommitJudge``); `nil`
@@ -121,7 +126,7 @@ struct DocumentAccess: Sendable {
     /// `getAfter()` sees the whole commit), `request.time` is the commit time, and one denied write denies all.
     func commitJudge(_ request: HTTPRequest, database: DatabaseName) throws(HearthError) -> CommitJudge? {
         guard case .some(let auth) = try caller(request) else { return nil }
-        let rules = engine.firestoreRules
+        let rules = self.rules
         let databaseID = database.database
         return { proposal throws(HearthError) in
             let isBatch = proposal.changes.count > 1

@@ -10,7 +10,7 @@ struct ListenAccess: ListenAuthorizer {
     let access: DocumentAccess
 
     /// Allow-all rules (`--dev` without a rules file) need no per-document checks.
-    var checksDocuments: Bool { access.engine.firestoreRules !== FirestoreRuleset.allowAll }
+    var checksDocuments: Bool { access.rules !== FirestoreRuleset.allowAll }
 
     func authorize(target: ListenTarget, database: DatabaseName, caller: ListenCaller) throws(HearthError) {
         guard caller.auth?.isAdmin != true else { return }
@@ -28,7 +28,7 @@ struct ListenAccess: ListenAuthorizer {
         guard caller.auth?.isAdmin != true else { return }
         switch target.kind {
         case .documents:
-            let rules = access.engine.firestoreRules
+            let rules = access.rules
             let request = FirestoreRequest(
                 method: .get, path: document.path, database: database.database, auth: caller.auth,
                 time: access.clock.now(),

@@ -34,10 +34,13 @@ struct RulesAPI: API {
             }
             switch (verb, request.method) {
             case ("securityRules", "GET"), ("storageRules", "GET"):
-                let source = verb == "securityRules" ? engine.firestoreRules.source : engine.storageRules.source
+                let source =
+                    verb == "securityRules"
+                    ? engine.firestoreRules(for: try Self.database(of: request)).source : engine.storageRules.source
                 return (route, .response(Self.filesJSON(source, name: Self.fileName(verb))))
             case ("securityRules", "PUT"), ("securityRules", "POST"):
-                try engine.replaceFirestoreRules(source: try Self.source(of: request.body))
+                try engine.replaceFirestoreRules(
+                    source: try Self.source(of: request.body), database: try Self.database(of: request))
                 return (route, .response(Responses.emptyObject))
             case ("storageRules", "PUT"), ("storageRules", "POST"):
                 try engine.replaceStorageRules(source: try Self.source(of: request.body))
@@ -50,6 +53,17 @@ struct RulesAPI: API {
         } catch {
             return (route, .response(Responses.error(error)))
         }
+    }
+
+    /// `?database=ID`: the named database whose own document rules are read or replaced (a Hearth extension; the
+    /// emulator's rules bind every database); `(default)` without it.
+    private static func database(of request: HTTPRequest) throws(HearthError) -> String {
+        guard let id = request.queryValue("database"), id != DatabaseName.defaultDatabase
+        else { return DatabaseName.defaultDatabase }
+        guard DatabaseServer.isValidNamedID(id) else {
+            throw .invalidArgument("Invalid database ID \"\(id.prefix(100))\".")
+        }
+        return id
     }
 
     private static func fileName(_ verb: Substring) -> String {

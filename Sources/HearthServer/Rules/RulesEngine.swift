@@ -17,6 +17,9 @@ import Synchronization
 public final class RulesEngine: Sendable {
     private struct State: Sendable {
         var firestore: FirestoreRuleset
+        /// Document rules deployed for one named database (`…:securityRules?database=ID`), by database ID; a
+        /// database without its own uses ``firestore``.
+        var firestoreByDatabase: [String: FirestoreRuleset] = [:]
         /// The tree rules of the default namespace: the `--database-rules` file, or the default without one.
         var database: DatabaseRuleset
         /// Tree rules put through `PUT /.settings/rules.json?ns=…`, by namespace (kept in ``DeployedRules``).
@@ -30,8 +33,16 @@ public final class RulesEngine: Sendable {
     private let logger: Logger
     private let databaseObservers = Mutex<[@Sendable () -> Void]>([])
 
-    /// The document rules in force.
+    /// The document rules in force for the `(default)` database, and for every database without rules of its own.
     public var firestoreRules: FirestoreRuleset { state.withLock { $0.firestore } }
+
+    /// The document rules in force for the database `id`: its own deployed rules, else the project's.
+    public func firestoreRules(for id: String) -> FirestoreRuleset {
+        state.withLock { state in state.firestoreByDatabase[id] ?? state.firestore }
+    }
+
+    /// The named databases with document rules of their own, sorted.
+    public var databasesWithOwnRules: [String] { state.withLock { $0.firestoreByDatabase.keys.sorted() } }
     /// The storage rules in force.
     public var storageRules: StorageRuleset { state.withLock { $0.storage } }
     /// The tree rules in force for a namespace: the ones put for it, else for the default namespace the
@@ -71,6 +82,13 @@ public final class RulesEngine: Sendable {
         } else {
             storage = try Self.loadStorage(configuration, logger: logger)
         }
+        var byDatabase: [String: FirestoreRuleset] = [:]
+        for id in deployed.databasesWithRules() {
+            guard let source = deployed.source(of: .firestoreDatabase(id)) else { continue }
+            byDatabase[id] = try Self.compileDeployed(
+                source, at: deployed.path(of: .firestoreDatabase(id)), logger: logger
+            ) { source throws(RulesSyntaxError) in try FirestoreRuleset(source: source) }
+        }
         let database = try Self.loadDatabase(configuration, logger: logger)
         var byNamespace: [String: DatabaseRuleset] = [:]
         for namespace in deployed.treeNamespaces()
@@ -83,7 +101,9 @@ public final class RulesEngine: Sendable {
             }
         }
         state = Mutex(
-            State(firestore: firestore, database: database, databaseByNamespace: byNamespace, storage: storage))
+            State(
+                firestore: firestore, firestoreByDatabase: byDatabase, database: database,
+                databaseByNamespace: byNamespace, storage: storage))
     }
 
     /// Where rules deployed through the endpoints are kept.
@@ -95,6 +115,7 @@ public final class RulesEngine: Sendable {
         let file: String? =
             switch kind {
             case .firestore: configuration.rulesFile
+            case .firestoreDatabase: nil
             case .storage: configuration.storageRulesFile
             case .tree(let namespace): namespace == configuration.projectID ? configuration.databaseRulesFile : nil
             }
@@ -176,14 +197,21 @@ public final class RulesEngine: Sendable {
         for handler in databaseObservers.withLock({ $0 }) { handler() }
     }
 
-    /// Replaces the document rules with `source` (the emulator endpoint).
+    /// Replaces the document rules with `source` (the emulator endpoint): the project's, or with `database` those
+    /// of one named database only.
     /// - Throws: `INVALID_ARGUMENT` with `line:column` when the source has an error; the previous rules stay.
-    public func replaceFirestoreRules(source: String) throws(HearthError) {
+    public func replaceFirestoreRules(source: String, database: String? = nil) throws(HearthError) {
         let rules: FirestoreRuleset
         do {
             rules = try FirestoreRuleset(source: source)
         } catch {
             throw .invalidArgument("firestore.rules:\(error.location.line):\(error.location.column): \(error.message)")
+        }
+        if let database, database != DatabaseName.defaultDatabase {
+            try deployed.keep(source, as: .firestoreDatabase(database))
+            state.withLock { $0.firestoreByDatabase[database] = rules }
+            logger.info("document rules replaced", ["database": .string(database)])
+            return
         }
         try deployed.keep(source, as: .firestore)
         state.withLock { $0.firestore = rules }

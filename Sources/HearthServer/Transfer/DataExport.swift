@@ -146,20 +146,11 @@ public enum DataExport {
     /// `documents.jsonl` and `indexes.json` of one database snapshot; returns how many documents it held.
     private static func exportDocuments(_ db: SQLiteConnection, to output: String) throws(HearthError) -> Int {
         let documents = try JSONLinesWriter(creating: path(output, "documents.jsonl"))
-        var failure: HearthError?
         try StoreTransferSnapshot.run("reading the documents of \(output)") {
             try StoreTransfer.forEachDocument(in: db) { document in
-                do throws(HearthError) {
-                    var line: [UInt8] = []
-                    try ExportLines.document(document, into: &line)
-                    try documents.line { $0.append(contentsOf: line) }
-                } catch {
-                    failure = error
-                    throw error
-                }
+                try documents.line { ExportLines.document(document, into: &$0) }
             }
         }
-        if let failure { throw failure }
         try documents.close()
         let indexes = try StoreTransferSnapshot.run("reading the indexes of \(output)") {
             try StoreTransfer.indexDefinitions(in: db)
@@ -187,6 +178,7 @@ public enum DataExport {
             }
         }
         try add(.firestore, file: files.firestore)
+        for id in deployed.databasesWithRules() { try add(.firestoreDatabase(id), file: nil) }
         try add(.storage, file: files.storage)
         var namespaces = Set(deployed.treeNamespaces())
         if files.tree != nil { namespaces.insert(files.projectID) }

@@ -103,17 +103,46 @@ public enum DataImport {
         from input: String, into store: SQLiteDocumentStore
     ) throws(HearthError) -> Int {
         let file = DataExport.path(input, "documents.jsonl")
-        var batch: [DocumentSnapshot] = []
-        batch.reserveCapacity(documentsPerBatch)
-        var count = 0
-        try JSONLinesReader.forEachLine(of: file) { line, number throws(HearthError) in
-            batch.append(try ExportLines.document(line, at: "\(file):\(number)"))
-            if batch.count == documentsPerBatch {
-                count += try store.importDocuments(batch)
-                batch.removeAll(keepingCapacity: true)
+        // Two batches in flight: the writer stores one while this thread parses the next.
+        let inFlight = DispatchSemaphore(value: 2)
+        let pending = DispatchGroup()
+        let outcome = Mutex<(stored: Int, failure: HearthError?)>((0, nil))
+        func submit(_ batch: [DocumentSnapshot]) throws(HearthError) {
+            inFlight.wait()
+            if let failure = outcome.withLock({ $0.failure }) {
+                inFlight.signal()
+                throw failure
+            }
+            pending.enter()
+            store.importDocuments(batch) { result in
+                outcome.withLock { outcome in
+                    switch result {
+                    case .success(let count): outcome.stored += count
+                    case .failure(let error): outcome.failure = outcome.failure ?? error
+                    }
+                }
+                inFlight.signal()
+                pending.leave()
             }
         }
-        if !batch.isEmpty { count += try store.importDocuments(batch) }
+        var batch: [DocumentSnapshot] = []
+        batch.reserveCapacity(documentsPerBatch)
+        do throws(HearthError) {
+            try JSONLinesReader.forEachLine(of: file) { line, number throws(HearthError) in
+                batch.append(try ExportLines.document(line, at: "\(file):\(number)"))
+                if batch.count == documentsPerBatch {
+                    try submit(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try submit(batch) }
+        } catch {
+            pending.wait()
+            throw error
+        }
+        pending.wait()
+        let (count, failure) = outcome.withLock { $0 }
+        if let failure { throw failure }
         let indexes = DataExport.path(input, "indexes.json")
         if let data = FileManager.default.contents(atPath: indexes) {
             let definitions: [IndexDefinition]
@@ -183,13 +212,14 @@ public enum DataImport {
         let source = DeployedRules(dataDirectory: input)
         let target = DeployedRules(dataDirectory: directory)
         var kinds: [DeployedRules.Kind] = [.firestore, .storage]
+        kinds += source.databasesWithRules().map { .firestoreDatabase($0) }
         kinds += source.treeNamespaces().map { .tree($0) }
         var count = 0
         for kind in kinds {
             guard let text = source.source(of: kind) else { continue }
             do {
                 switch kind {
-                case .firestore: _ = try FirestoreRuleset(source: text)
+                case .firestore, .firestoreDatabase: _ = try FirestoreRuleset(source: text)
                 case .storage: _ = try StorageRuleset(source: text)
                 case .tree: _ = try DatabaseRuleset(source: text)
                 }

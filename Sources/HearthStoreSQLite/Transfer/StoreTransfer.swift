@@ -87,18 +87,12 @@ package enum StoreTransfer {
 
 extension SQLiteDocumentStore {
     /// Stores `documents` exactly as given — fields, create and update times — through the writer, in one
-    /// transaction, each over whatever its path holds (`hearth import`). Waits until they are durable.
-    /// - Returns: how many were stored.
-    public func importDocuments(_ documents: [DocumentSnapshot]) throws(HearthError) -> Int {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Int, HearthError>?>(nil)
-        database.submit(
-            .importDocuments(documents) { result in
-                outcome.withLock { $0 = result }
-                done.signal()
-            })
-        done.wait()
-        return try outcome.withLock { $0 }!.get()
+    /// transaction, each over whatever its path holds (`hearth import`). `completion` runs once they are durable,
+    /// with how many were stored, or with why none was.
+    public func importDocuments(
+        _ documents: [DocumentSnapshot], completion: @escaping @Sendable (Result<Int, HearthError>) -> Void
+    ) {
+        database.submit(.importDocuments(documents, completion))
     }
 
     /// Records `definitions` as learned indexes (`hearth import`): `hearth indexes` prints them, and development mode
