@@ -74,6 +74,9 @@ enum ConsoleStyle {
         form.stacked input, form.stacked select { font: inherit; padding: .25em .4em; }
         td.state.ready { color: #188038; }
         td.state.building { color: #b06000; }
+        td.state.off { color: #5f6368; }
+        code.secret { letter-spacing: 0.05em; }
+        td.state .progress { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
         code.definition { display: block; font-size: .8em; color: #5f6368; overflow-wrap: anywhere; margin-top: .2em; }
         .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: 1em; }
         .chart { background: #fff; border: 1px solid #dadce0; border-radius: 6px; padding: .6em .8em; }

@@ -4,9 +4,10 @@ import HearthStore
 
 /// Firestore's Admin API list of composite indexes, `GET /v1/projects/{p}/databases/{d}/collectionGroups/{c}/indexes`
 /// (`-` for every collection group), as `gcloud firestore indexes composite list` and the console read it: each
-/// index's fields, scope and `state` (`CREATING` while it is built, then `READY`). Hearth adds `missingIndexes`: the
-/// indexes queries were refused for since the server started, each in `firestore.indexes.json` form, ready to be
-/// declared. Development mode, or the admin credential.
+/// index's fields, scope and `state` (`CREATING` while it is built, then `READY`). Hearth adds a building index's
+/// `progressDocuments` (`{completedWork, estimatedWork}`, the shape Firestore's index operations report) and
+/// `missingIndexes`: the indexes queries were refused for since the server started, each in `firestore.indexes.json`
+/// form, ready to be declared. Development mode, or the admin credential.
 struct IndexesAPI: API {
     let store: any DocumentStoreAdministration
     let configuration: ServerConfiguration
@@ -40,6 +41,7 @@ struct IndexesAPI: API {
                 var entry = Self.json(status.definition)
                 entry["name"] = .string(prefix + "\(status.definition.collectionID)/indexes/\(position + 1)")
                 entry["state"] = .string(status.ready ? "READY" : "CREATING")
+                if !status.ready { entry["progressDocuments"] = Self.progress(status) }
                 indexes.append(.object(entry))
             }
             let missing = store.missingIndexes().filter { group == "-" || group == Substring($0.collectionID) }
@@ -50,6 +52,16 @@ struct IndexesAPI: API {
         } catch {
             return (route, .response(Responses.error(error)))
         }
+    }
+
+    /// A build's progress in the shape of Firestore's `IndexOperationMetadata.progressDocuments` (int64 as strings,
+    /// as proto3 JSON writes them); `estimatedWork` is left out until the build has counted its documents.
+    private static func progress(_ status: IndexStatus) -> JSONValue {
+        var progress: [String: JSONValue] = ["completedWork": .string(String(status.completedDocuments))]
+        if let estimated = status.estimatedDocuments {
+            progress["estimatedWork"] = .string(String(max(estimated, status.completedDocuments)))
+        }
+        return .object(progress)
     }
 
     /// The definition's `firestore.indexes.json` entry as an object (its canonical text, parsed back).
