@@ -49,7 +49,10 @@ struct ConsoleStreamTests {
                 try await client.request(
                     "PATCH", "\(Self.documents)/notes/two", json: #"{"fields":{}}"#, headers: admin))
             try await channel.stream.waitForEnd()
-            #expect(!channel.allEvents.contains { $0.json?["documentChange"]?["document"]?["name"]?.stringValue?.hasSuffix("/two") == true })
+            #expect(
+                !channel.allEvents.contains {
+                    $0.json?["documentChange"]?["document"]?["name"]?.stringValue?.hasSuffix("/two") == true
+                })
         }
     }
 }

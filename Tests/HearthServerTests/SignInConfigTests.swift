@@ -108,8 +108,14 @@ struct SignInConfigTests {
         defer { server.stop() }
         let cases: [(mask: String, body: String, says: String)] = [
             ("signIn.anonymous.enabled", #"{"signIn":{"anonymous":{"enabled":false}}}"#, "always on"),
-            ("signIn.allowDuplicateEmails", #"{"signIn":{"allowDuplicateEmails":true}}"#, "--multiple-accounts-per-email"),
-            ("emailPrivacyConfig", #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#, "--email-enumeration-protection"),
+            (
+                "signIn.allowDuplicateEmails", #"{"signIn":{"allowDuplicateEmails":true}}"#,
+                "--multiple-accounts-per-email"
+            ),
+            (
+                "emailPrivacyConfig", #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#,
+                "--email-enumeration-protection"
+            ),
             ("signIn.phoneNumber.enabled", #"{"signIn":{"phoneNumber":{"enabled":true}}}"#, "no phone sign-in"),
         ]
         for (mask, body, says) in cases {

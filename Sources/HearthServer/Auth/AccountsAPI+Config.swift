@@ -109,10 +109,10 @@ extension AccountsAPI {
         }
         if field.hasPrefix("signIn.phoneNumber") { return "\(name): Hearth has no phone sign-in" }
         if field == "signIn.allowDuplicateEmails" || field == "signIn" {
-            return "\(name) is set when the server starts (--multiple-accounts-per-email) and cannot be changed while it runs"
+            return "\(name) is set at start (--multiple-accounts-per-email); it cannot change while the server runs"
         }
         if field.hasPrefix("emailPrivacyConfig") {
-            return "\(name) is set when the server starts (--email-enumeration-protection) and cannot be changed while it runs"
+            return "\(name) is set at start (--email-enumeration-protection); it cannot change while the server runs"
         }
         return "\(name) is not a setting Hearth can change; only authorizedDomains changes while the server runs"
     }

@@ -230,7 +230,8 @@ struct AccountsAPI: API {
         }
         if what == "projects" {
             return AccountsJSON.response([
-                "projectId": .string(configuration.projectID), "authorizedDomains": .array(service.allAuthorizedDomains.map { .string($0) }),
+                "projectId": .string(configuration.projectID),
+                "authorizedDomains": .array(service.allAuthorizedDomains.map { .string($0) }),
             ])
         }
         return AccountsJSON.response(["kind": "identitytoolkit#GetRecaptchaParamResponse"])
