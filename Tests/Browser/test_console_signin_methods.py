@@ -72,9 +72,11 @@ def test_sign_in_methods_are_shown_and_the_authorized_domains_changed_from_the_p
         browser.find_element(By.CSS_SELECTOR, '#authorized-domains li[data-domain="app.example.com"] button').click()
         WebDriverWait(browser, 10).until(lambda d: domains_listed(d) == ["new.example.com"])
         assert requests.get(config, headers=ADMIN, timeout=10).json()["authorizedDomains"] == ["new.example.com"]
+        browser.set_window_size(1280, 1100)
         browser.execute_script("document.getElementById('sign-in-methods').scrollIntoView()")
         screenshot(browser, "sign-in-methods")
     finally:
+        browser.set_window_size(1280, 800)
         browser.delete_all_cookies()
         server.stop()
         os.unlink(secret_file.name)

@@ -32,7 +32,7 @@ enum ConsoleSignInMethodsScript {
           const idps = ((builtIn && builtIn.defaultSupportedIdpConfigs) || [])
             .concat((oidc && oidc.oauthIdpConfigs) || []);
           const header = el('tr', {}, ...['Method', 'Status', 'Settings'].map((t) => el('th', { scope: 'col' }, t)));
-          const methods = el('table', { class: 'users', id: 'sign-in-method-list' }, el('thead', {}, header),
+          const methods = el('table', { class: 'grid', id: 'sign-in-method-list' }, el('thead', {}, header),
             el('tbody', {},
               methodRow('Email/password', signIn.email && signIn.email.enabled, 'Always on in Hearth.'),
               methodRow('Email link (passwordless)', false, 'Hearth has no email-link sign-in.'),
