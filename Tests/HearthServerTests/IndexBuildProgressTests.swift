@@ -40,6 +40,14 @@ struct IndexBuildProgressTests {
         var index = try await listedIndex(server) { $0["progressDocuments"]?["completedWork"] == "500" }
         #expect(index["state"] == "CREATING", "\(index)")
         #expect(index["progressDocuments"]?["estimatedWork"] == "1200", "\(index)")
+        // The same build as Firestore's long-running operation (`gcloud firestore operations list`).
+        let operations = try await server.request("GET", "/v1/projects/demo/databases/(default)/operations")
+        #expect(operations.status == 200, "\(operations)")
+        let operation = try #require(try operations.json()["operations"]?[0])
+        #expect(operation["done"] == false)
+        #expect(operation["metadata"]?["state"] == "PROCESSING")
+        #expect(operation["metadata"]?["index"] == index["name"])
+        #expect(operation["metadata"]?["progressDocuments"] == index["progressDocuments"], "\(operation)")
 
         gate.allow(1)
         index = try await listedIndex(server) { $0["progressDocuments"]?["completedWork"] == "1000" }
@@ -50,6 +58,8 @@ struct IndexBuildProgressTests {
         gate.allow(1)
         index = try await listedIndex(server) { $0["state"] == "READY" }
         #expect(index["progressDocuments"] == nil, "\(index)")
+        let finished = try await server.request("GET", "/v1/projects/demo/databases/(default)/operations")
+        #expect(try finished.json()["operations"] == [], "\(finished)")
     }
 
     /// The first listed index once `condition` holds for it (the build's steps run on the writer's thread).
