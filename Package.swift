@@ -104,7 +104,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HearthCLI",
-            dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStoreSQLite", "HearthLog"],
+            dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthLog"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
@@ -201,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
-                "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthTesting",
+                "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthStore",
+                "HearthTesting",
             ],
             swiftSettings: swiftSettings),
         // Not declared yet: Tests/HearthPostgresTests (a throwaway cluster and libpq wrapper tests) hangs at the

@@ -129,17 +129,11 @@ extension AccountService {
     /// The codes issued and not yet used (development mode; empty otherwise).
     public var issuedCodes: [OobCodeEntry] { devCodes.list }
 
-    /// Whether `url` may be a `continueUrl`: its host is an authorized domain (``AccountsConfiguration/authorizedDomains``),
-    /// the host of the public or action URL, or — in development mode — `localhost` or `127.0.0.1`. The action pages
-    /// ask too, so a link crafted with a foreign `continueUrl` never sends anyone there.
+    /// Whether `url` may be a `continueUrl`: its host is one of ``allAuthorizedDomains``. The action pages ask too,
+    /// so a link crafted with a foreign `continueUrl` never sends anyone there.
     public func isAuthorizedContinueURL(_ url: String) -> Bool {
         guard let host = Validation.host(of: url) else { return false }
-        var allowed = Set(configuration.authorizedDomains.map { $0.lowercased() })
-        for configured in [configuration.publicURL, configuration.actionURL] {
-            if let configured, let own = Validation.host(of: configured) { allowed.insert(own) }
-        }
-        if configuration.devMode { allowed.formUnion(["localhost", "127.0.0.1"]) }
-        return allowed.contains(host)
+        return allAuthorizedDomains.contains(host)
     }
 
     /// The link a message carries: the operator's action URL, else Hearth's own action page.

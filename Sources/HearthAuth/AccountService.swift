@@ -5,6 +5,7 @@ public import HearthLog
 public import HearthMail
 import HearthSQLite
 public import HearthStoreSQLite
+import Synchronization
 
 /// The accounts domain: users, passwords, ID and refresh tokens, one-time codes and mail, behind the operations of
 /// Identity Toolkit v1 and Secure Token.
@@ -34,6 +35,8 @@ public final class AccountService: Sendable {
     /// A hash of a random password, verified against when the email is unknown so that the answer takes as long as
     /// for a known email with a wrong password (no timing oracle for which addresses have accounts).
     let decoyHash: String
+    /// The authorized domains: the configured ones until changed at run time (``setAuthorizedDomains(_:)``).
+    let domains: Mutex<[String]>
 
     /// The development outbox, when mail goes to one.
     public var outbox: Outbox? { mail.mailer as? Outbox }
@@ -51,6 +54,7 @@ public final class AccountService: Sendable {
         clock: WallClock = .system, database: SQLiteDatabase? = nil
     ) throws(AuthError) {
         self.configuration = configuration
+        domains = Mutex(configuration.authorizedDomains)
         self.clock = clock
         self.logger = logger
         if let database {

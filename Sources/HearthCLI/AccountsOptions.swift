@@ -125,7 +125,9 @@ enum AccountsOptions {
         }
         if let list = value("--authorized-domains") {
             let hosts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard !hosts.contains(where: { $0.isEmpty || $0.contains("/") || $0.contains(":") }) else {
+            guard hosts.allSatisfy(AccountsConfiguration.isValidAuthorizedDomain),
+                hosts.count <= AccountsConfiguration.maxAuthorizedDomains
+            else {
                 throw fail(
                     "--authorized-domains takes host names separated by commas, e.g. app.example.com,example.com")
             }

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthLog
 import HearthServer
+import HearthStore
 
 /// Merges the sources of configuration: flags win over `HEARTH_*` environment variables, which win over the
 /// config file, which wins over the defaults.
@@ -103,6 +104,14 @@ enum ConfigurationResolver {
         try CORSOptions.apply(value, to: &configuration)
         try ConnectionOptions.apply(value, to: &configuration)
         try ReadLimitOptions.apply(value, to: &configuration)
+        // For the browser tests only (so not in `--help`): index builds stop after this many steps of 500 documents,
+        // which leaves a build half done for the console to show.
+        if let steps = environment["HEARTH_TEST_INDEX_BUILD_STEPS"] {
+            guard let count = Int(steps), count >= 0 else {
+                throw fail("HEARTH_TEST_INDEX_BUILD_STEPS must be a number of steps, not \(steps)")
+            }
+            configuration.indexBuildGate = IndexBuildGate(allowing: count)
+        }
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import HearthLog
+public import HearthStore
 
 /// Everything `hearth serve` can be told; set from flags, then `HEARTH_*` environment variables, then a
 /// config file (see `HearthCLI`).
@@ -63,6 +64,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxDevProjects: Int = 64
     /// The most named Firestore databases one project may have open (Firestore's limit per project).
     public var maxDatabasesPerProject: Int = 100
+    /// Holds every database's index builds between steps (tests that look at a build half done); `nil`, as in
+    /// production, builds without waiting.
+    public var indexBuildGate: IndexBuildGate?
 
     /// The defaults.
     public init() {}

@@ -2,7 +2,7 @@ public import HearthCore
 
 /// Administration of a document engine: its indexes, the emulator's wipe, its counters and its shutdown.
 public protocol DocumentStoreAdministration: Sendable {
-    /// Declared composite indexes and whether each is ready.
+    /// Declared composite indexes, whether each is ready, and how far a build has come.
     func indexStatuses() -> [IndexStatus]
 
     /// Composite indexes queries asked for and were refused without (outside development mode, which learns

@@ -146,10 +146,19 @@ public struct IndexStatus: Sendable, Equatable {
     public var definition: IndexDefinition
     /// `true` once existing documents are indexed.
     public var ready: Bool
+    /// While building: the documents the build has indexed so far.
+    public var completedDocuments: Int64
+    /// While building: how many documents the build found to index when it started (documents written since are
+    /// indexed by their commits); `nil` until its first step has run.
+    public var estimatedDocuments: Int64?
 
     /// Creates a status.
-    public init(definition: IndexDefinition, ready: Bool) {
+    public init(
+        definition: IndexDefinition, ready: Bool, completedDocuments: Int64 = 0, estimatedDocuments: Int64? = nil
+    ) {
         self.definition = definition
         self.ready = ready
+        self.completedDocuments = completedDocuments
+        self.estimatedDocuments = estimatedDocuments
     }
 }

@@ -10,6 +10,19 @@ final class IndexCatalog: Sendable {
         var id: Int64
         var definition: IndexDefinition
         var ready: Bool
+        /// While building: documents indexed so far, and how many the build found when it started.
+        var completedDocuments: Int64 = 0
+        var estimatedDocuments: Int64? = nil
+    }
+
+    /// What one step of a build did.
+    struct BuildStep: Sendable {
+        /// The last `name_key` done, or `nil` when the build is complete.
+        var next: [UInt8]?
+        /// The documents this step indexed.
+        var indexed: Int
+        /// The first step's count of the documents to index; `nil` on later steps.
+        var estimated: Int64?
     }
 
     private let entries = Mutex<[Entry]>([])
@@ -66,9 +79,16 @@ final class IndexCatalog: Sendable {
         entries.withLock { $0.filter { $0.definition.collectionID == id } }
     }
 
-    func markReady(_ id: Int64) {
+    /// Takes in a build step after its commit: the progress it made, and readiness when it was the last.
+    func record(_ step: BuildStep, of id: Int64) {
         entries.withLock { entries in
-            if let index = entries.firstIndex(where: { $0.id == id }) { entries[index].ready = true }
+            guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+            if let estimated = step.estimated {
+                entries[index].completedDocuments = 0
+                entries[index].estimatedDocuments = estimated
+            }
+            entries[index].completedDocuments += Int64(step.indexed)
+            if step.next == nil { entries[index].ready = true }
         }
     }
 
@@ -130,9 +150,15 @@ final class IndexCatalog: Sendable {
 
     /// Indexes up to `limit` documents of the index's collection ID after `cursor` (a `name_key`), inside the
     /// writer's transaction so the build interleaves with commits without missing or doubling an entry.
-    /// Returns the last `name_key` done, or `nil` when the build is complete.
-    func buildStep(indexID: Int64, after cursor: [UInt8], limit: Int, in db: SQLiteConnection) throws -> [UInt8]? {
-        guard let index = all.first(where: { $0.id == indexID }) else { return nil }
+    /// The first step (an empty cursor) also counts the documents to index, for the build's progress.
+    func buildStep(indexID: Int64, after cursor: [UInt8], limit: Int, in db: SQLiteConnection) throws -> BuildStep {
+        guard let index = all.first(where: { $0.id == indexID }) else { return BuildStep(next: nil, indexed: 0) }
+        var estimated: Int64?
+        if cursor.isEmpty {
+            let counted = try db.fetchAll(
+                "SELECT count(*) FROM documents WHERE collection_id = \(index.definition.collectionID)")
+            estimated = counted.first?[0].int64Value ?? 0
+        }
         let rows = try db.fetchAll(
             """
             SELECT d.collection, d.id, coalesce(b.fields, d.fields), d.name_key
@@ -157,8 +183,8 @@ final class IndexCatalog: Sendable {
         if rows.count < limit {
             // The in-memory state flips after the commit (see CommitWriter), so it never runs ahead of the disk.
             try db.execute("UPDATE composite_indexes SET state = 'ready' WHERE id = \(indexID)")
-            return nil
+            return BuildStep(next: nil, indexed: rows.count, estimated: estimated)
         }
-        return rows.last?[3].blobValue
+        return BuildStep(next: rows.last?[3].blobValue, indexed: rows.count, estimated: estimated)
     }
 }

@@ -194,9 +194,13 @@ public final class SQLiteDocumentStore: DocumentStore {
         try database.read(body)
     }
 
-    /// Declared indexes and whether each is ready.
+    /// Declared indexes, whether each is ready, and a build's progress.
     public func indexStatuses() -> [IndexStatus] {
-        catalog.all.map { IndexStatus(definition: $0.definition, ready: $0.ready) }
+        catalog.all.map {
+            IndexStatus(
+                definition: $0.definition, ready: $0.ready, completedDocuments: $0.completedDocuments,
+                estimatedDocuments: $0.estimatedDocuments)
+        }
     }
 
     /// The composite indexes refused queries asked for since start, still not declared.

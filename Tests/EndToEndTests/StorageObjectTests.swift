@@ -28,6 +28,9 @@ struct StorageObjectTests {
         #expect(download.text == "hello world")
         #expect(download.headers["content-type"] == "text/plain")
         #expect(download.headers["content-length"] == "11")
+        // Served on the console's origin, uploaded bytes are sandboxed: a page among them runs in an origin of its own.
+        #expect(download.headers["content-security-policy"]?.hasPrefix("sandbox ") == true)
+        #expect(download.headers["content-security-policy"]?.contains("allow-same-origin") == false)
     }
 
     @Test func rangeReadsAnd416() async throws {

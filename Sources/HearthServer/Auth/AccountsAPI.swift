@@ -41,6 +41,7 @@ struct AccountsAPI: API {
             break
         }
         if path.hasPrefix("/emulator/v1/projects/") { return emulator(request) }
+        if Self.isAdminConfigPath(path) { return adminConfig(request) }
         // `String.hasPrefix` rather than `Substring.hasPrefix`: the generic one compares characters one by one, and
         // every documents request passes through here.
         var rest = Substring(path)
@@ -229,7 +230,8 @@ struct AccountsAPI: API {
         }
         if what == "projects" {
             return AccountsJSON.response([
-                "projectId": .string(configuration.projectID), "authorizedDomains": ["localhost"],
+                "projectId": .string(configuration.projectID),
+                "authorizedDomains": .array(service.allAuthorizedDomains.map { .string($0) }),
             ])
         }
         return AccountsJSON.response(["kind": "identitytoolkit#GetRecaptchaParamResponse"])

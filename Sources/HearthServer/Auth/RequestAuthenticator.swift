@@ -51,14 +51,16 @@ struct RequestAuthenticator: Sendable {
         }
     }
 
-    /// Whether `request`'s console session cookie stands for the admin: the session is live, and — for anything but
-    /// a read (GET, HEAD) — the request carries the session's CSRF token in `X-Hearth-Console-CSRF` and, if it names
-    /// an `Origin`, this server's own. `false` without a session cookie, or with a dead session on a request that
-    /// is not the console's (no CSRF header): such a request is judged as carrying no credential.
+    /// Whether `request`'s console session cookie stands for the admin: the session is live and the request is one
+    /// of the console's own calls — it carries the session's CSRF token in `X-Hearth-Console-CSRF` (and, for anything
+    /// but a read, names this server's `Origin` if any), or it is the console's live stream: a GET that accepts only
+    /// `text/event-stream`, as an `EventSource` (which cannot send headers) asks. `false` without a session cookie,
+    /// and for any other request that carries one — a link followed, an image, a page of this origin reading the API
+    /// without the token: such a request is judged as carrying no credential, so the cookie alone never makes the
+    /// whole API answer as the admin.
     ///
-    /// Reads need no CSRF token: the cookie is `SameSite=Strict`, so another site's page cannot make the browser
-    /// send it, and CORS gives no other origin a credentialed answer; the console's live stream (an `EventSource`,
-    /// which cannot send headers) is such a read.
+    /// The stream needs no CSRF token: the cookie is `SameSite=Strict`, so another site's page cannot make the
+    /// browser send it, and CORS gives no other origin a credentialed answer.
     /// - Throws: `UNAUTHENTICATED` when the console sent the call on a session that has expired or ended;
     ///   `PERMISSION_DENIED` when a change carries a live session cookie without its CSRF token or from another
     ///   origin — a forged cross-site request.
@@ -71,7 +73,10 @@ struct RequestAuthenticator: Sendable {
             }
             return false
         }
-        if request.method == "GET" || request.method == "HEAD" { return true }
+        if request.method == "GET" || request.method == "HEAD" {
+            guard let presented else { return request.headers["Accept"] == "text/event-stream" }
+            if ConstantTime.equals(presented, session.csrfToken) { return true }
+        }
         guard let presented, ConstantTime.equals(presented, session.csrfToken), ConsoleSessions.isSameOrigin(request)
         else {
             throw HearthError(

@@ -121,6 +121,7 @@ enum ConsoleScripts {
     static let all: [(path: String, source: String)] = [
         ("/console/console.js", ConsoleScript.source),
         ("/console/accounts.js", ConsoleAccountsScript.source),
+        ("/console/signin-methods.js", ConsoleSignInMethodsScript.source),
         ("/console/rules.js", ConsoleRulesScript.source),
         ("/console/indexes.js", ConsoleIndexesScript.source),
         ("/console/health.js", ConsoleHealthScript.source),

@@ -1,7 +1,7 @@
 /// The console's Accounts page: the project's users through Identity Toolkit's admin calls (list with paging, look
 /// up by email or UID, create, disable and enable, delete, custom claims, verification and reset mail) and, in
-/// development mode, the outbox of codes the server has mailed. It builds on `console.js` (loaded first) and, like
-/// it, puts every value into the page as text.
+/// development mode, the outbox of codes the server has mailed; then the sign-in methods (`signin-methods.js`). It
+/// builds on `console.js` (loaded first) and, like it, puts every value into the page as text.
 enum ConsoleAccountsScript {
     /// The JavaScript served at `/console/accounts.js`.
     static let source = #"""
@@ -73,7 +73,7 @@ enum ConsoleAccountsScript {
           const usersColumn = el('div', { class: 'column wide', id: 'users' }, el('h2', {}, 'Users'), searchForm,
             table, paging, addUserForm());
           const outbox = DEV_MODE ? await outboxColumn() : null;
-          fill(accountsView, usersColumn, el('div', { id: 'user-detail' }), outbox);
+          fill(accountsView, usersColumn, el('div', { id: 'user-detail' }), outbox, await signInMethodsColumn());
         }
 
         function userRow(user) {

@@ -46,10 +46,11 @@ enum ConsoleStyle {
         #sign-out { margin-left: auto; }
         .accounts { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 1em; }
         .accounts #users { grid-row: span 2; }
-        table.users { width: 100%; border-collapse: collapse; }
-        table.users th { text-align: left; font-weight: 600; color: #5f6368; font-size: .85em; white-space: nowrap; }
-        table.users th, table.users td { padding: .3em .6em; border-bottom: 1px solid #f1f3f4; vertical-align: top;
-          overflow-wrap: anywhere; }
+        table.users, table.grid { width: 100%; border-collapse: collapse; }
+        table.users th, table.grid th { text-align: left; font-weight: 600; color: #5f6368; font-size: .85em;
+          white-space: nowrap; }
+        table.users th, table.users td, table.grid th, table.grid td { padding: .3em .6em;
+          border-bottom: 1px solid #f1f3f4; vertical-align: top; overflow-wrap: anywhere; }
         table.users td.when { white-space: nowrap; font-size: .9em; }
         .accounts #user-detail:empty { display: none; }
         table.users td.uid { font-family: ui-monospace, monospace; font-size: .85em; }
@@ -74,6 +75,11 @@ enum ConsoleStyle {
         form.stacked input, form.stacked select { font: inherit; padding: .25em .4em; }
         td.state.ready { color: #188038; }
         td.state.building { color: #b06000; }
+        td.state.off { color: #5f6368; }
+        table.grid td.state { white-space: nowrap; }
+        .column h3 { margin: .8em .8em .2em; font-size: .95em; }
+        code.secret { letter-spacing: 0.05em; }
+        td.state .progress { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
         code.definition { display: block; font-size: .8em; color: #5f6368; overflow-wrap: anywhere; margin-top: .2em; }
         .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: 1em; }
         .chart { background: #fff; border: 1px solid #dadce0; border-radius: 6px; padding: .6em .8em; }

@@ -1,10 +1,11 @@
 import HearthCore
 
 /// The paths besides the documents API's that name one database of one project: the index list
-/// (`/v1/projects/{p}/databases/{d}/collectionGroups/{c}/indexes`) and the emulator's wipe
+/// (`/v1/projects/{p}/databases/{d}/collectionGroups/{c}/indexes`) and its builds' operations
+/// (`/v1/projects/{p}/databases/{d}/operations`), and the emulator's wipe
 /// (`/emulator/v1/projects/{p}/databases/{d}/documents`).
 struct DatabaseScopedPath: Equatable {
-    /// Which of the two.
+    /// Which API answers it.
     enum Kind: String {
         case indexes
         case wipe
@@ -18,6 +19,11 @@ struct DatabaseScopedPath: Equatable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 9, parts[1] == "v1", parts[2] == "projects", parts[4] == "databases",
             parts[6] == "collectionGroups", parts[8] == "indexes"
+        {
+            return DatabaseScopedPath(
+                kind: .indexes, database: DatabaseName(project: String(parts[3]), database: String(parts[5])))
+        }
+        if parts.count == 7, parts[1] == "v1", parts[2] == "projects", parts[4] == "databases", parts[6] == "operations"
         {
             return DatabaseScopedPath(
                 kind: .indexes, database: DatabaseName(project: String(parts[3]), database: String(parts[5])))

@@ -36,6 +36,7 @@ final class DatabaseServer: Sendable {
         storeConfiguration.logger = logger
         storeConfiguration.clock = clock
         storeConfiguration.indexes = declaredIndexes
+        storeConfiguration.indexBuildGate = configuration.indexBuildGate
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode
         storeConfiguration.onIndexLearned = { definition in

@@ -30,6 +30,10 @@ extension StorageAPI {
         var headers: HTTPHeaders = [
             ("Content-Type", object.attributes.contentType ?? StorageJSON.defaultContentType),
             ("ETag", "\"\(object.etag)\""),
+            // The bytes are whoever uploaded them, served on the origin of the console and the APIs: an HTML page
+            // among them must not run as that origin, where it could read the console's page (its CSRF token) and
+            // act as the admin. Sandboxed, a page still shows and runs its scripts, but in an origin of its own.
+            ("Content-Security-Policy", "sandbox allow-scripts allow-forms allow-popups allow-downloads"),
         ]
         let attributes = object.attributes
         if let value = attributes.cacheControl { headers.add(name: "Cache-Control", value: value) }

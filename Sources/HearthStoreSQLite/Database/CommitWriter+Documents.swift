@@ -188,11 +188,12 @@ extension CommitWriter {
         }
     }
 
-    func runBuildStep(id: Int64, after cursor: [UInt8]) -> Result<[UInt8]?, HearthError> {
+    func runBuildStep(id: Int64, after cursor: [UInt8]) -> Result<IndexCatalog.BuildStep, HearthError> {
         do {
             return .success(
                 try connection.savepoint("build") {
-                    try catalog.buildStep(indexID: id, after: cursor, limit: 500, in: connection)
+                    try catalog.buildStep(
+                        indexID: id, after: cursor, limit: configuration.indexBuildStepDocuments, in: connection)
                 })
         } catch {
             return .failure(.internal("Building index \(id) failed: \(error)"))

@@ -242,8 +242,8 @@ final class CommitWriter: Sendable {
                     case .buildIndex(let id, let cursor, let completion):
                         let result = runBuildStep(id: id, after: cursor)
                         acknowledgements.append { [catalog] in
-                            if case .success(nil) = result { catalog.markReady(id) }
-                            completion(result)
+                            if case .success(let step) = result { catalog.record(step, of: id) }
+                            completion(result.map(\.next))
                         }
                     case .learnIndex(let definition, let completion):
                         let result = runLearn(definition)

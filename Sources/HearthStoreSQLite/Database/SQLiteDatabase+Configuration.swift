@@ -48,6 +48,10 @@ extension SQLiteDatabase {
         public var learnsIndexes = false
         /// Called once per index learned, with its definition (the server logs it).
         public var onIndexLearned: (@Sendable (IndexDefinition) -> Void)? = nil
+        /// Holds index builds between steps (tests); `nil` builds without waiting.
+        public var indexBuildGate: IndexBuildGate? = nil
+        /// How many documents one step of an index build indexes (one writer job, between commits).
+        public var indexBuildStepDocuments: Int = 500
         /// How long an idle transaction lives, in seconds (Firestore: 60).
         public var transactionIdleTimeout: Double = 60
         /// The oldest a transaction may be and still commit, in seconds (Firestore: 270).

@@ -31,11 +31,15 @@ extension SQLiteDatabase {
             })
     }
 
-    /// Drives a background build one chunk at a time through the writer, so commits interleave with it.
+    /// Drives a background build one chunk at a time through the writer, so commits interleave with it; each
+    /// chunk waits for the configured gate (tests), if any.
     func buildIndex(_ id: Int64, after cursor: [UInt8]) {
-        submit(
-            .buildIndex(id: id, after: cursor) { [weak self] result in
-                if case .success(let next?) = result { self?.buildIndex(id, after: next) }
-            })
+        let step: @Sendable () -> Void = { [weak self] in
+            self?.submit(
+                .buildIndex(id: id, after: cursor) { [weak self] result in
+                    if case .success(let next?) = result { self?.buildIndex(id, after: next) }
+                })
+        }
+        if let gate = configuration.indexBuildGate { gate.pass(step) } else { step() }
     }
 }
