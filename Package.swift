@@ -203,9 +203,16 @@ let package = Package(
                 "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthTesting",
             ],
             swiftSettings: swiftSettings),
-        // Not declared yet: Tests/HearthPostgresTests (a throwaway cluster and libpq wrapper tests) hangs at the
-        // cluster's start under the test runner; issue 22's next step is to make it run, then declare it here:
-        // .testTarget(name: "HearthPostgresTests", dependencies: ["HearthPostgres"], swiftSettings: swiftSettings),
+        // posix_spawn's close-every-descriptor action, for children that must not inherit this process's sockets
+        .target(name: "CHearthSpawn"),
+        // Throwaway PostgreSQL clusters (initdb + pg_ctl, as an unprivileged user) for the tests that need a server.
+        .target(
+            name: "HearthPostgresTestSupport", dependencies: ["HearthPostgres", "CHearthSpawn"],
+            path: "Tests/HearthPostgresTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthPostgresTests", dependencies: ["HearthPostgres", "HearthPostgresTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthGRPCTests",

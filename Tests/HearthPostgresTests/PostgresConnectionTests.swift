@@ -1,7 +1,8 @@
 import HearthPostgres
+import HearthPostgresTestSupport
 import Testing
 
-@Suite("HearthPostgres against a throwaway cluster")
+@Suite("HearthPostgres against a throwaway cluster", TestCluster.requirement)
 struct PostgresConnectionTests {
     @Test func boundParametersRoundTripInTextAndBinary() throws {
         let connection = try PostgresConnection(conninfo: TestCluster.freshDatabase())
