@@ -13,11 +13,20 @@ public actor PostgresPool {
         self.capacity = max(1, capacity)
     }
 
-    /// Runs `body` with a connection of its own. The body's libpq calls block a thread while they run.
-    public func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    /// Runs `body` with a connection of its own, off the pool's actor, so callers up to the capacity run at once.
+    /// The body's libpq calls block a thread while they run.
+    public nonisolated func withConnection<T: Sendable>(
+        _ body: @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
         let connection = try await checkOut()
-        defer { checkIn(connection) }
-        return try body(connection)
+        do {
+            let value = try body(connection)
+            await checkIn(connection)
+            return value
+        } catch {
+            await checkIn(connection)
+            throw error
+        }
     }
 
     private func checkOut() async throws -> PostgresConnection {
