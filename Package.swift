@@ -82,6 +82,10 @@ let package = Package(
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite", "HearthLog"],
             swiftSettings: swiftSettings),
+        // The PostgreSQL engine (issue 22), so far the document side: commits, point reads, the change log.
+        .target(
+            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
             dependencies: [
@@ -177,9 +181,20 @@ let package = Package(
             name: "HearthAuthTests",
             dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail", "HearthLog", "HearthStoreSQLite"],
             swiftSettings: swiftSettings),
+        // The document engine conformance suite: engine-independent checks each engine's tests run on its own stores.
+        .target(
+            name: "HearthStoreConformance", dependencies: ["HearthStore", "HearthCore"],
+            path: "Tests/HearthStoreConformance", swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests",
-            dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore", "HearthSQLite"],
+            dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore", "HearthSQLite", "HearthStoreConformance"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthStorePostgresTests",
+            dependencies: [
+                "HearthStorePostgres", "HearthStore", "HearthCore", "HearthPostgres", "HearthPostgresTestSupport",
+                "HearthStoreConformance",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
