@@ -154,14 +154,20 @@ public final class PostgresDocumentStore: DocumentStore {
             databaseBytes: Int(bytes.flatMap { $0 } ?? 0))
     }
 
-    /// Waits for queued commits, then closes every connection. Idempotent.
+    /// Waits for queued commits, then closes every connection. Idempotent. Not from a feed subscriber, which runs
+    /// on the writer queue this waits for.
     public func close() {
         writerQueue.sync {}
         writer.close()
         readers.close()
     }
 
-    deinit { close() }
+    // No waiting here: queued jobs hold the engine, so none is left, and the last release may come from the job
+    // that just ran on the writer queue itself.
+    deinit {
+        writer.close()
+        readers.close()
+    }
 
     /// Runs a read, mapping its failure.
     private func read<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {

@@ -145,7 +145,7 @@ struct PostgresPoolTests {
             try connection.listen("pool")
             listeningContinuation.yield()
             var payloads: [String] = []
-            for _ in 0..<100 where payloads.isEmpty {
+            for _ in 0..<300 where payloads.isEmpty {
                 payloads = try connection.notifications(waitingUpTo: 100).map(\.payload)
             }
             return payloads
