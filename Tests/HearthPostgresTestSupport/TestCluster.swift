@@ -186,7 +186,9 @@ public final class TestCluster: Sendable {
             """
         let (executable, argv) = try asServerUser(
             "/bin/sh", ["-c", script, "hearth-pg-watchdog", String(getpid()), binaries, directory])
-        _ = try spawn(executable, argv, log: "/dev/null")
+        // In a process group of its own, so that a runner's timeout, which signals the test process's group, leaves
+        // it to clean up.
+        _ = try spawn(executable, argv, log: "/dev/null", ownProcessGroup: true)
     }
 
     private static func spawnAndWait(_ executable: String, _ arguments: [String], log: String) throws -> Int32 {
@@ -201,7 +203,9 @@ public final class TestCluster: Sendable {
 
     /// posix_spawn with stdin `/dev/null`, stdout and stderr appended to `log`, and every other descriptor closed
     /// in the child (see the type's comment).
-    private static func spawn(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
+    private static func spawn(
+        _ executable: String, _ arguments: [String], log: String, ownProcessGroup: Bool = false
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -212,8 +216,15 @@ public final class TestCluster: Sendable {
         guard closing == 0 else { throw Failure(description: "posix_spawn cannot close descriptors: error \(closing)") }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "posix_spawn \(executable): error \(result)") }
         return pid
     }
