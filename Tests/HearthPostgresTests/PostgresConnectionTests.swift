@@ -105,6 +105,16 @@ struct PostgresConnectionTests {
         #expect(received.first?.channel == "changes")
     }
 
+    @Test func textWithANulCharacterIsRefusedNotCutShort() throws {
+        let connection = try PostgresConnection(conninfo: TestCluster.freshDatabase())
+        try connection.query("CREATE TABLE t (v text)")
+        let error = #expect(throws: PostgresError.self) {
+            try connection.query("INSERT INTO t VALUES ($1)", [.text("a\u{0}b")])
+        }
+        #expect(error?.kind == .invalidParameter)
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int(0) == 0)
+    }
+
     @Test func invalidIdentifiersAreRefused() throws {
         #expect(throws: PostgresError.self) { try PostgresIdentifier.quote("") }
         #expect(throws: PostgresError.self) { try PostgresIdentifier.quote(String(repeating: "a", count: 64)) }

@@ -108,6 +108,16 @@ struct PostgresDocumentStoreTests {
         #expect(error?.code == .unavailable)
     }
 
+    @Test func aDocumentIDWithANulCharacterIsRefusedAndNeverStoredUnderAnother() async throws {
+        let store = try makeStore()
+        defer { store.close() }
+        let result = await store.commit([
+            set("c/kept", [:]), Write(path: path("c/a\u{0}b"), operation: .update(fields: [:], mask: nil)),
+        ])
+        #expect(result.failure?.code == .invalidArgument)
+        #expect(try store.documents(at: [path("c/kept"), path("c/a")]) == [nil, nil])
+    }
+
     @Test func whatIsNotThereYetIsRefusedAsUnimplemented() async throws {
         let store = try makeStore()
         defer { store.close() }
