@@ -82,6 +82,10 @@ let package = Package(
         .target(
             name: "HearthStoreSQLite", dependencies: ["HearthCore", "HearthStore", "HearthSQLite", "HearthLog"],
             swiftSettings: swiftSettings),
+        // The PostgreSQL engine (issue 22), so far the document side: commits, point reads, the change log.
+        .target(
+            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres"],
+            swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
             dependencies: [
@@ -178,9 +182,20 @@ let package = Package(
             name: "HearthAuthTests",
             dependencies: ["HearthAuth", "HearthCore", "HearthCrypto", "HearthMail", "HearthLog", "HearthStoreSQLite"],
             swiftSettings: swiftSettings),
+        // The document engine conformance suite: engine-independent checks each engine's tests run on its own stores.
+        .target(
+            name: "HearthStoreConformance", dependencies: ["HearthStore", "HearthCore"],
+            path: "Tests/HearthStoreConformance", swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthStoreSQLiteTests",
-            dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore", "HearthSQLite"],
+            dependencies: ["HearthStoreSQLite", "HearthStore", "HearthCore", "HearthSQLite", "HearthStoreConformance"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthStorePostgresTests",
+            dependencies: [
+                "HearthStorePostgres", "HearthStore", "HearthCore", "HearthPostgres", "HearthPostgresTestSupport",
+                "HearthStoreConformance",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthListenTests", dependencies: ["HearthListen", "HearthStore", "HearthCore"],
@@ -205,9 +220,16 @@ let package = Package(
                 "HearthTesting",
             ],
             swiftSettings: swiftSettings),
-        // Not declared yet: Tests/HearthPostgresTests (a throwaway cluster and libpq wrapper tests) hangs at the
-        // cluster's start under the test runner; issue 22's next step is to make it run, then declare it here:
-        // .testTarget(name: "HearthPostgresTests", dependencies: ["HearthPostgres"], swiftSettings: swiftSettings),
+        // posix_spawn's close-every-descriptor action, for children that must not inherit this process's sockets
+        .target(name: "CHearthSpawn"),
+        // Throwaway PostgreSQL clusters (initdb + pg_ctl, as an unprivileged user) for the tests that need a server.
+        .target(
+            name: "HearthPostgresTestSupport", dependencies: ["HearthPostgres", "CHearthSpawn"],
+            path: "Tests/HearthPostgresTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthPostgresTests", dependencies: ["HearthPostgres", "HearthPostgresTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthGRPCTests",

@@ -54,7 +54,12 @@ public final class PostgresConnection: Sendable {
     ) throws
         -> PostgresRows
     {
-        try handle.withLock { connection in
+        // libpq reads a text parameter up to its first NUL, so one inside would silently cut the value short.
+        for case .text(let text) in parameters where text.utf8.contains(0) {
+            throw PostgresError(
+                kind: .invalidParameter, message: "a text parameter contains a NUL character, which text cannot hold")
+        }
+        return try handle.withLock { connection in
             guard let connection else { throw PostgresError(kind: .connectionLost, message: "connection closed") }
             let result = Self.execute(connection, sql, parameters, binaryResults: binaryResults)
             defer { PQclear(result) }

@@ -19,6 +19,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case server
         /// A result value could not be read as the type asked for.
         case decoding
+        /// A parameter PostgreSQL cannot take, refused before anything was sent (text with a NUL character).
+        case invalidParameter
     }
 
     /// The kind of failure.

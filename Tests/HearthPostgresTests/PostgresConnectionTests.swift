@@ -1,7 +1,8 @@
 import HearthPostgres
+import HearthPostgresTestSupport
 import Testing
 
-@Suite("HearthPostgres against a throwaway cluster")
+@Suite("HearthPostgres against a throwaway cluster", TestCluster.requirement)
 struct PostgresConnectionTests {
     @Test func boundParametersRoundTripInTextAndBinary() throws {
         let connection = try PostgresConnection(conninfo: TestCluster.freshDatabase())
@@ -104,6 +105,16 @@ struct PostgresConnectionTests {
         #expect(received.first?.channel == "changes")
     }
 
+    @Test func textWithANulCharacterIsRefusedNotCutShort() throws {
+        let connection = try PostgresConnection(conninfo: TestCluster.freshDatabase())
+        try connection.query("CREATE TABLE t (v text)")
+        let error = #expect(throws: PostgresError.self) {
+            try connection.query("INSERT INTO t VALUES ($1)", [.text("a\u{0}b")])
+        }
+        #expect(error?.kind == .invalidParameter)
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int(0) == 0)
+    }
+
     @Test func invalidIdentifiersAreRefused() throws {
         #expect(throws: PostgresError.self) { try PostgresIdentifier.quote("") }
         #expect(throws: PostgresError.self) { try PostgresIdentifier.quote(String(repeating: "a", count: 64)) }
@@ -130,5 +141,98 @@ struct PostgresConnectionTests {
         }
         let answer = try await pool.withConnection { try $0.query("SELECT 41 + 1")[0].int(0) }
         #expect(answer == 42)
+    }
+}
+
+@Suite("HearthPostgres: the pool and server restarts", TestCluster.requirement)
+struct PostgresPoolTests {
+    @Test func callersUpToTheCapacityHoldConnectionsAtOnce() async throws {
+        let pool = PostgresPool(conninfo: try TestCluster.freshDatabase(), capacity: 2)
+        // The first caller waits, on its connection, for a notification the second sends on another: a pool that
+        // ran one caller at a time would never deliver it.
+        let (listening, listeningContinuation) = AsyncStream<Void>.makeStream()
+        async let received = pool.withConnection { connection -> [String] in
+            try connection.listen("pool")
+            listeningContinuation.yield()
+            var payloads: [String] = []
+            for _ in 0..<300 where payloads.isEmpty {
+                payloads = try connection.notifications(waitingUpTo: 100).map(\.payload)
+            }
+            return payloads
+        }
+        for await _ in listening { break }
+        _ = try await pool.withConnection { try $0.query("SELECT pg_notify('pool', 'from the second caller')") }
+        #expect(try await received == ["from the second caller"])
+    }
+
+    @Test func concurrentCallersLoseNoWork() async throws {
+        let info = try TestCluster.freshDatabase()
+        let setup = try PostgresConnection(conninfo: info)
+        try setup.query("CREATE TABLE counter (n int8 NOT NULL)")
+        try setup.query("INSERT INTO counter VALUES (0)")
+        let pool = PostgresPool(conninfo: info, capacity: 3)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    for _ in 0..<10 {
+                        try await pool.withConnection { connection in
+                            try connection.transaction { tx in
+                                let updated = try tx.query("UPDATE counter SET n = n + 1")
+                                #expect(updated.affectedRows == 1)
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try setup.query("SELECT n FROM counter")[0].int(0) == 120)
+        let backends = try setup.query(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        #expect(try backends[0].int(0)! <= 3)
+    }
+
+    @Test func aTransactionWhoseBodyThrowsRollsBackAndLeavesTheConnectionUsable() throws {
+        struct Refused: Error {}
+        let connection = try PostgresConnection(conninfo: TestCluster.freshDatabase())
+        try connection.query("CREATE TABLE t (id int8 PRIMARY KEY)")
+        #expect(throws: Refused.self) {
+            try connection.transaction(isolation: .serializable) { tx in
+                try tx.query("INSERT INTO t VALUES (1)")
+                throw Refused()
+            }
+        }
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int(0) == 0)
+        // Not left inside an aborted transaction: the next statement runs on its own.
+        try connection.query("INSERT INTO t VALUES (2)")
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int(0) == 1)
+    }
+
+    @Test func afterTheServerRestartsOldConnectionsReportLossAndThePoolReconnects() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let info = try cluster.createDatabase()
+        let connection = try PostgresConnection(conninfo: info)
+        try connection.query("CREATE TABLE t (v text)")
+        try connection.query("INSERT INTO t VALUES ($1)", [.text("kept")])
+        let pool = PostgresPool(conninfo: info, capacity: 1)
+        let before = try await pool.withConnection { try $0.query("SELECT pg_backend_pid()")[0].int(0) }
+
+        try cluster.restart()
+
+        let error = #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
+        #expect(error?.kind == .connectionLost)
+        #expect(!connection.isHealthy)
+        // The pool's idle connection died with the server: its next use fails as lost, and the one after gets a
+        // new connection to the restarted server.
+        do {
+            _ = try await pool.withConnection { try $0.query("SELECT 1") }
+        } catch {
+            #expect((error as? PostgresError)?.kind == .connectionLost)
+        }
+        let value = try await pool.withConnection { try $0.query("SELECT v FROM t")[0].string(0) }
+        #expect(value == "kept")
+        let after = try await pool.withConnection { try $0.query("SELECT pg_backend_pid()")[0].int(0) }
+        #expect(after != before)
     }
 }

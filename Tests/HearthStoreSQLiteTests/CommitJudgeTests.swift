@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HearthCore
 import HearthStore
+import HearthStoreConformance
 import HearthStoreSQLite
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import HearthStoreConformance
 import HearthStoreSQLite
 import Synchronization
 import Testing

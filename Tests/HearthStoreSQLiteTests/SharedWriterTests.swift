@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthSQLite
 import HearthStore
+import HearthStoreConformance
 import Synchronization
 import Testing
 

@@ -32,26 +32,3 @@ final class TemporaryStore {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
-
-extension DocumentCommitter {
-    /// Commits and waits for the outcome.
-    func commit(_ writes: [Write], transaction: TransactionID? = nil) async -> Result<CommitResult, HearthError> {
-        await withCheckedContinuation { continuation in
-            commit(writes, in: DatabaseName(project: "test"), transaction: transaction) {
-                continuation.resume(returning: $0)
-            }
-        }
-    }
-
-    /// Commits and returns the result, failing the test on error.
-    @discardableResult
-    func commitOrThrow(_ writes: [Write], transaction: TransactionID? = nil) async throws -> CommitResult {
-        try await commit(writes, transaction: transaction).get()
-    }
-}
-
-func path(_ text: String) -> ResourcePath { ResourcePath(segments: text.split(separator: "/").map(String.init)) }
-
-func set(_ text: String, _ fields: [String: Value]) -> Write {
-    Write(path: path(text), operation: .update(fields: fields, mask: nil))
-}

@@ -1,11 +1,11 @@
 import Foundation
 import HearthCore
 import HearthStore
+import HearthStoreConformance
 import HearthStoreSQLite
 import Testing
 
-/// Write idempotency keys: recorded with the answer in the commit's transaction, refused while recorded, pruned by
-/// count.
+/// Write idempotency keys pruned by count (SQLite's settings); applied once per key is in the conformance suite.
 @Suite("Write receipts")
 struct WriteReceiptTests {
     private let database = DatabaseName(project: "test")
@@ -28,17 +28,6 @@ struct WriteReceiptTests {
                 continuation.resume(returning: $0)
             }
         }
-    }
-
-    @Test func aKeyIsAppliedOnceAndAnswersWithWhatItRecorded() async throws {
-        let temporary = try TemporaryStore()
-        let store = temporary.store
-        let first = try await commit(store, [try increment("c/d")], key: "k").get()
-        #expect(try store.recordedAnswer(forWriteID: "k") == Array(first.commitTime.rfc3339.utf8))
-        let again = await commit(store, [try increment("c/d")], key: "k")
-        #expect(throws: HearthError.self) { try again.get() }
-        #expect(try store.document(at: path("c/d"))?.fields()["n"] == .integer(1), "the second commit applied nothing")
-        #expect(try store.recordedAnswer(forWriteID: "other") == nil)
     }
 
     @Test func receiptsBeyondTheRetentionArePruned() async throws {
