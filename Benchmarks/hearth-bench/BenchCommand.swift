@@ -63,19 +63,7 @@ enum BenchCommand {
         }
 
         let markdown = report.markdown()
-        print(markdown, terminator: "")
-        if let out = options.outputPath {
-            do {
-                let url = URL(fileURLWithPath: out)
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(markdown.utf8).write(to: url)
-                log("report written to \(out)")
-            } catch {
-                FileHandle.standardError.write(Data("hearth-bench: cannot write \(out): \(error)\n".utf8))
-                return 1
-            }
-        }
+        guard ReportFormat.publish(markdown, to: options.outputPath, command: "hearth-bench") else { return 1 }
         if options.checkTargets && report.missedTargets > 0 {
             log("\(report.missedTargets) target(s) missed")
             return 3

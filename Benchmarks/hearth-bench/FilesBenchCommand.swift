@@ -84,17 +84,7 @@ enum FilesBenchCommand {
             FileHandle.standardError.write(Data("hearth-bench files: FAILED: \(error)\n".utf8))
             return 1
         }
-        print(markdown, terminator: "")
-        if let out = options.out {
-            let url = URL(fileURLWithPath: out)
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard (try? Data(markdown.utf8).write(to: url)) != nil else {
-                FileHandle.standardError.write(Data("hearth-bench files: cannot write \(out)\n".utf8))
-                return 1
-            }
-            log("report written to \(out)")
-        }
+        guard ReportFormat.publish(markdown, to: options.out, command: "hearth-bench files") else { return 1 }
         return 0
     }
 

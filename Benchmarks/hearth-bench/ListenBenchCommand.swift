@@ -58,19 +58,7 @@ enum ListenBenchCommand {
             return 1
         }
         let markdown = report.markdown()
-        print(markdown, terminator: "")
-        if let out = options.outputPath {
-            let url = URL(fileURLWithPath: out)
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do {
-                try Data(markdown.utf8).write(to: url)
-                log("report written to \(out)")
-            } catch {
-                FileHandle.standardError.write(Data("hearth-bench listen: cannot write \(out): \(error)\n".utf8))
-                return 1
-            }
-        }
+        guard ReportFormat.publish(markdown, to: options.outputPath, command: "hearth-bench listen") else { return 1 }
         return options.checkTargets && report.missedTargets > 0 ? 3 : 0
         #else
         FileHandle.standardError.write(Data("hearth-bench listen runs on Linux only.\n".utf8))

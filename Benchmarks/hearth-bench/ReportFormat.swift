@@ -20,3 +20,23 @@ enum ReportFormat {
         return value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value)
     }
 }
+
+extension ReportFormat {
+    /// Prints `markdown` and, with `out`, writes it there too (making its directory); `false` after saying why when
+    /// the file cannot be written. `command` names the subcommand in the message (`hearth-bench files`).
+    static func publish(_ markdown: String, to out: String?, command: String) -> Bool {
+        print(markdown, terminator: "")
+        guard let out else { return true }
+        do {
+            let url = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(markdown.utf8).write(to: url)
+            log("report written to \(out)")
+            return true
+        } catch {
+            FileHandle.standardError.write(Data("\(command): cannot write \(out): \(error)\n".utf8))
+            return false
+        }
+    }
+}

@@ -39,16 +39,7 @@ package enum AccountTransfer {
         if user.customAuth { object["customAuth"] = true }
         if user.emailIsShared { object["emailIsShared"] = true }
         if !user.providerLinks.isEmpty {
-            object["providers"] = .array(
-                user.providerLinks.map { link in
-                    var info: [String: JSONValue] = [
-                        "providerId": .string(link.providerID), "rawId": .string(link.rawID),
-                    ]
-                    if let email = link.email { info["email"] = .string(email) }
-                    if let name = link.displayName { info["displayName"] = .string(name) }
-                    if let photo = link.photoURL { info["photoUrl"] = .string(photo) }
-                    return .object(info)
-                })
+            object["providers"] = .array(user.providerLinks.map { .object($0.json) })
         }
         return .object(object)
     }

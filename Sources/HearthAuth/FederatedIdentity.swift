@@ -51,6 +51,16 @@ public struct ProviderLink: Sendable, Equatable {
         self.rawID = rawID
     }
 
+    /// The link as Identity Toolkit's `ProviderUserInfo` JSON (`providerId`, `rawId`, and `email`, `displayName`,
+    /// `photoUrl` when known): what lookups answer, exports write and ``init(json:)`` reads back.
+    public var json: [String: JSONValue] {
+        var info: [String: JSONValue] = ["providerId": .string(providerID), "rawId": .string(rawID)]
+        if let email { info["email"] = .string(email) }
+        if let displayName { info["displayName"] = .string(displayName) }
+        if let photoURL { info["photoUrl"] = .string(photoURL) }
+        return info
+    }
+
     /// A link as Identity Toolkit's `ProviderUserInfo` JSON has it (`providerId`, `rawId`, `email`, `displayName`,
     /// `photoUrl`): what imports and `linkProviderUserInfo` carry.
     public init(json: JSONValue) {

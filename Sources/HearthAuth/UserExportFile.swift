@@ -34,16 +34,7 @@ public enum UserExportFile {
             if let claims = user.customClaims { object["customAttributes"] = .string(claims) }
             let links = user.providerLinks.filter { importableProviders.contains($0.providerID) }
             if !links.isEmpty {
-                object["providerUserInfo"] = .array(
-                    links.map { link in
-                        var info: [String: JSONValue] = [
-                            "providerId": .string(link.providerID), "rawId": .string(link.rawID),
-                        ]
-                        if let email = link.email { info["email"] = .string(email) }
-                        if let name = link.displayName { info["displayName"] = .string(name) }
-                        if let photo = link.photoURL { info["photoUrl"] = .string(photo) }
-                        return .object(info)
-                    })
+                object["providerUserInfo"] = .array(links.map { .object($0.json) })
             }
             return .object(object)
         }

@@ -101,13 +101,8 @@ enum AccountsJSON {
             providers.append(["providerId": "phone", "phoneNumber": .string(phone), "rawId": .string(phone)])
         }
         for link in user.providerLinks {
-            var info: [String: JSONValue] = [
-                "providerId": .string(link.providerID), "rawId": .string(link.rawID),
-                "federatedId": .string(link.federatedID),
-            ]
-            if let email = link.email { info["email"] = .string(email) }
-            if let name = link.displayName { info["displayName"] = .string(name) }
-            if let photo = link.photoURL { info["photoUrl"] = .string(photo) }
+            var info = link.json
+            info["federatedId"] = .string(link.federatedID)
             providers.append(.object(info))
         }
         return providers
