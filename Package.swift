@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "HearthHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // Logging every module may use (below the wrappers): one JSON object per line, a capture for tests.
         .target(name: "HearthLog", swiftSettings: swiftSettings),
-        .target(name: "HearthSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // Hearth's own C beside SQLite: the batched write-ahead-log VFS, the page cache, helpers Swift cannot write.
+        .target(name: "CHearthSQLite", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "HearthSQLite", dependencies: ["CSQLite", "CHearthSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
         // HTTP/2 (h2c) for gRPC on libnghttp2: so far the preface check that shares the port and the library link.
         .target(name: "HearthHTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),

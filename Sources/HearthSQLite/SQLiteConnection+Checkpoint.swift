@@ -1,3 +1,4 @@
+internal import CHearthSQLite
 internal import CSQLite
 
 extension SQLiteConnection {

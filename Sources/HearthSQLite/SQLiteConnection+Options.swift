@@ -33,7 +33,7 @@ extension SQLiteConnection {
         /// Page cache size per connection, in KiB.
         public var cacheSizeKiB: Int = 16384
         /// Writes each transaction's write-ahead-log frames with one `write(2)` instead of two per page (the
-        /// `hearth-batched-wal` VFS in CSQLite/batched_wal.h); a commit still returns only after its frames reached
+        /// `hearth-batched-wal` VFS in CHearthSQLite/batched_wal.c); a commit still returns only after its frames reached
         /// the operating system. For the one connection that writes: others read through the default VFS.
         public var batchesWALWrites: Bool = false
         /// Bytes of the file to memory-map for reads; 0 disables mmap.

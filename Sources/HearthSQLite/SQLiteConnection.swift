@@ -1,3 +1,4 @@
+internal import CHearthSQLite
 internal import CSQLite
 
 /// One SQLite database connection with a cache of prepared statements.
@@ -62,7 +63,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         hearth_sqlite_disable_memory_statistics() == SQLITE_OK, hearth_sqlite_install_page_cache() == SQLITE_OK
     )
 
-    /// Whether this process's connections use Hearth's page cache (`page_cache.h`), which keeps a B-tree page split
+    /// Whether this process's connections use Hearth's page cache (`CHearthSQLite/page_cache.c`), which keeps a B-tree page split
     /// from making the next commit scan the whole cache. False when something else opened a SQLite database in the
     /// process before the first `SQLiteConnection` did: SQLite then keeps its default cache, correct but slower.
     public static var usesHearthPageCache: Bool { libraryConfigured.pageCache }

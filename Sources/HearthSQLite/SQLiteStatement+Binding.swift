@@ -1,3 +1,4 @@
+internal import CHearthSQLite
 internal import CSQLite
 
 /// Parameter indexes are 1-based, as in SQLite. Bind failures (index out of range, value too big) are deferred to the

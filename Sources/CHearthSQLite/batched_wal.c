@@ -1,6 +1,4 @@
-#ifndef HEARTH_CSQLITE_BATCHED_WAL_H
-#define HEARTH_CSQLITE_BATCHED_WAL_H
-#include <sqlite3.h>
+#include "hearth_sqlite.h"
 #include <string.h>
 
 // A VFS that writes each transaction's write-ahead-log frames with one write(2) per 64 KiB instead of two per frame.
@@ -257,10 +255,10 @@ static int hearth_wal_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *out) {
 }
 
 /// The name connections pass to sqlite3_open_v2 to use the batched-WAL VFS.
-static inline const char *hearth_batched_wal_vfs_name(void) { return "hearth-batched-wal"; }
+const char *hearth_batched_wal_vfs_name(void) { return "hearth-batched-wal"; }
 
 /// Registers the batched-WAL VFS (not as the default). Call once, before opening a connection with it.
-static inline int hearth_sqlite_register_batched_wal(void) {
+int hearth_sqlite_register_batched_wal(void) {
     static sqlite3_vfs vfs;
     if (sqlite3_vfs_find(hearth_batched_wal_vfs_name()) != 0) return SQLITE_OK;
     sqlite3_vfs *root = sqlite3_vfs_find(0);
@@ -286,5 +284,3 @@ static inline int hearth_sqlite_register_batched_wal(void) {
     vfs.xCurrentTimeInt64 = hearth_wal_current_time_int64;
     return sqlite3_vfs_register(&vfs, 0);
 }
-
-#endif

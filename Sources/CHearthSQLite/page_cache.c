@@ -1,6 +1,4 @@
-#ifndef HEARTH_CSQLITE_PAGE_CACHE_H
-#define HEARTH_CSQLITE_PAGE_CACHE_H
-#include <sqlite3.h>
+#include "hearth_sqlite.h"
 
 // SQLite's own page cache, with one change: the temporary page number a B-tree page split parks a page under.
 //
@@ -20,13 +18,8 @@ typedef struct HearthPageCache {
     unsigned int lockingPage;
 } HearthPageCache;
 
-// The default cache's methods. (Swift's importer emits a header's static variables only when they are scalars or
-// pointers, so the struct lives in a function.)
-static sqlite3_pcache_methods2 *hearth_page_cache_defaults(void) {
-    static sqlite3_pcache_methods2 methods;
-    return &methods;
-}
-#define hearth_page_cache_default (*hearth_page_cache_defaults())
+// The default cache's methods, filled in by hearth_sqlite_install_page_cache.
+static sqlite3_pcache_methods2 hearth_page_cache_default;
 
 // How many page renumberings went through the locking page number; tests read it to know the path ran.
 static unsigned long long hearth_page_cache_parked_count = 0;
@@ -100,7 +93,7 @@ static void hearth_page_cache_shrink(sqlite3_pcache *p) {
 
 /// Installs the cache for every connection the process opens. Effective only before SQLite initializes (the first
 /// open); later it returns SQLITE_MISUSE and SQLite keeps its default cache, which is correct, only slower.
-static inline int hearth_sqlite_install_page_cache(void) {
+int hearth_sqlite_install_page_cache(void) {
     int rc = sqlite3_config(SQLITE_CONFIG_GETPCACHE2, &hearth_page_cache_default);
     if (rc != SQLITE_OK) return rc;
     if (hearth_page_cache_default.iVersion < 1 || !hearth_page_cache_default.xCreate) return SQLITE_ERROR;
@@ -123,8 +116,6 @@ static inline int hearth_sqlite_install_page_cache(void) {
 }
 
 /// Page renumberings parked under the locking page number since the process started (see above).
-static inline unsigned long long hearth_sqlite_parked_page_count(void) {
+unsigned long long hearth_sqlite_parked_page_count(void) {
     return __atomic_load_n(&hearth_page_cache_parked_count, __ATOMIC_RELAXED);
 }
-
-#endif
