@@ -115,7 +115,7 @@ def test_a_query_answers_with_its_results_and_explain_metrics(browser, dev_serve
     form.find_element(By.NAME, "value").send_keys("3")
     form.find_element(By.NAME, "orderBy").send_keys("importance")
     form.find_element(By.NAME, "direction").send_keys("descending")
-    form.find_element(By.TAG_NAME, "button").click()
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     results = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#query-results li")))
     items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#query-results li")]
     assert items == ["b", "c"]
@@ -124,6 +124,32 @@ def test_a_query_answers_with_its_results_and_explain_metrics(browser, dev_serve
     screenshot(browser, "query")
     results.click()
     wait(browser).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#document h2"), "b"))
+
+
+def test_a_query_ands_several_filters(browser, dev_server):
+    for doc_id, importance, done in (("a", 1, False), ("b", 5, True), ("c", 3, False), ("d", 4, False)):
+        requests.post(f"{dev_server.url}{DOCS}/chores", params={"documentId": doc_id},
+                      json={"fields": {"importance": {"integerValue": str(importance)},
+                                       "done": {"booleanValue": done}}}, timeout=10)
+    open_console(browser, dev_server)
+    collection_item(browser, "chores").click()
+    form = wait(browser).until(EC.presence_of_element_located((By.ID, "query")))
+    form.find_element(By.NAME, "addFilter").click()
+    rows = form.find_elements(By.CSS_SELECTOR, ".filter")
+    assert len(rows) == 2
+    rows[0].find_element(By.NAME, "where").send_keys("importance")
+    rows[0].find_element(By.NAME, "op").send_keys(">=")
+    rows[0].find_element(By.NAME, "type").send_keys("integer")
+    rows[0].find_element(By.NAME, "value").send_keys("3")
+    rows[1].find_element(By.NAME, "where").send_keys("done")
+    rows[1].find_element(By.NAME, "op").send_keys("==")
+    rows[1].find_element(By.NAME, "type").send_keys("boolean")
+    rows[1].find_element(By.NAME, "value").send_keys("false")
+    form.find_element(By.NAME, "orderBy").send_keys("importance")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#query-results li")))
+    items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#query-results li")]
+    assert items == ["c", "d"], items
 
 
 def test_document_content_is_shown_as_text_and_runs_nothing(browser, dev_server):

@@ -331,15 +331,29 @@ enum ConsoleScript {
           await renderDocument();
         }
 
-        // A query on the open collection: one filter, an order and a limit, answered with Firestore's explain metrics.
+        // A query on the open collection: filters (ANDed), an order and a limit, answered with Firestore's explain
+        // metrics.
         const OPERATORS = [['==', 'EQUAL'], ['!=', 'NOT_EQUAL'], ['<', 'LESS_THAN'], ['<=', 'LESS_THAN_OR_EQUAL'],
           ['>', 'GREATER_THAN'], ['>=', 'GREATER_THAN_OR_EQUAL'], ['array-contains', 'ARRAY_CONTAINS'],
           ['in', 'IN'], ['not-in', 'NOT_IN'], ['array-contains-any', 'ARRAY_CONTAINS_ANY']];
-        function queryForm() {
+        function filterRow() {
           const field = el('input', { name: 'where', placeholder: 'filter field' });
           const op = el('select', { name: 'op' }, ...OPERATORS.map(([label, name]) => el('option', { value: name }, label)));
           const type = el('select', { name: 'type' }, ...TYPES.map((t) => el('option', { value: t }, t)));
           const value = el('input', { name: 'value', placeholder: 'value (lists: JSON array)' });
+          const row = el('span', { class: 'filter' }, field, op, type, value);
+          row.filter = () => {
+            if (!field.value) return null;
+            const list = ['IN', 'NOT_IN', 'ARRAY_CONTAINS_ANY'].includes(op.value);
+            return { fieldFilter: { field: { fieldPath: field.value }, op: op.value,
+              value: list ? fromInput('array', value.value) : fromInput(type.value, value.value) } };
+          };
+          return row;
+        }
+        function queryForm() {
+          const filters = el('span', { class: 'filters' }, filterRow());
+          const more = el('button', { type: 'button', name: 'addFilter',
+            onclick: () => filters.append(filterRow()) }, '+ filter');
           const order = el('input', { name: 'orderBy', placeholder: 'order by field' });
           const direction = el('select', { name: 'direction' }, el('option', { value: 'ASCENDING' }, 'ascending'),
             el('option', { value: 'DESCENDING' }, 'descending'));
@@ -347,11 +361,9 @@ enum ConsoleScript {
           const results = el('div', { id: 'query-results' });
           const form = el('form', { class: 'inline', id: 'query', onsubmit: guarded(async () => {
             const query = { from: [{ collectionId: docs.collection }] };
-            if (field.value) {
-              const list = ['IN', 'NOT_IN', 'ARRAY_CONTAINS_ANY'].includes(op.value);
-              query.where = { fieldFilter: { field: { fieldPath: field.value }, op: op.value,
-                value: list ? fromInput('array', value.value) : fromInput(type.value, value.value) } };
-            }
+            const chosen = [...filters.children].map((row) => row.filter()).filter((f) => f);
+            if (chosen.length === 1) query.where = chosen[0];
+            if (chosen.length > 1) query.where = { compositeFilter: { op: 'AND', filters: chosen } };
             if (order.value) query.orderBy = [{ field: { fieldPath: order.value }, direction: direction.value }];
             if (limit.value) query.limit = Number(limit.value);
             const parent = docs.parent ? documentURL(docs.parent) : BASE;
@@ -369,7 +381,7 @@ enum ConsoleScript {
                   docs.documents.set(lastSegment(doc.name), doc);
                   await openDocument(lastSegment(doc.name));
                 }))));
-          }) }, field, op, type, value, order, direction, limit, el('button', { type: 'submit' }, 'Run query'));
+          }) }, filters, more, order, direction, limit, el('button', { type: 'submit' }, 'Run query'));
           return el('div', {}, form, results);
         }
 
