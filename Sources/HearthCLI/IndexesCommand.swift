@@ -32,10 +32,10 @@ enum IndexesCommand {
             var directory = parsed.dataDirectory(environment: environment)
             // The layout the server keeps (see ProjectRegistry and DatabaseServer in HearthServer).
             if let project = parsed.values["--project"] {
-                directory = "\(directory)/projects/\(project)"
+                directory = "\(directory)/\(DataDirectoryLayout.projects)/\(project)"
             }
             if let database = parsed.values["--database"], database != "(default)" {
-                directory = "\(directory)/databases/\(database)"
+                directory = "\(directory)/\(DataDirectoryLayout.databases)/\(database)"
             }
             print(try LearnedIndexes.indexesJSON(inDirectory: directory), terminator: "")
             return 0

@@ -58,9 +58,8 @@ enum TransferCommand {
             } else {
                 summary = try DataImport.importData(from: path, to: directory)
             }
-            let seconds =
-                Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - started).components.seconds)
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             let verb = action == "export" ? "exported \(directory) to \(path)" : "imported \(path) into \(directory)"
             print("\(verb): \(describe(summary)) in \(String(format: "%.2f", seconds)) s")
             return 0

@@ -25,38 +25,6 @@ public enum DataDirectoryBackup {
     /// Rules deployed through the endpoints (the server's `DeployedRules`), in each project's directory.
     static let rulesDirectory = "rules"
 
-    /// The directories, relative to `data`, of every project (`""` for the served one, `projects/{id}` for the
-    /// others development mode or `--project a,b` keep).
-    static func projectDirectories(in data: String) -> [String] {
-        [""] + subdirectories(of: data, "projects").map { "projects/\($0)" }
-    }
-
-    /// The directories, relative to `data`, holding a database file: each project's, and each named database's
-    /// (`databases/{id}`) inside it.
-    static func databaseDirectories(in data: String) -> [String] {
-        projectDirectories(in: data).flatMap { project in
-            let base = project.isEmpty ? data : (data as NSString).appendingPathComponent(project)
-            return [project]
-                + subdirectories(of: base, "databases").map {
-                    project.isEmpty ? "databases/\($0)" : "\(project)/databases/\($0)"
-                }
-        }.filter { directory in
-            FileManager.default.fileExists(
-                atPath: ((data as NSString).appendingPathComponent(directory) as NSString)
-                    .appendingPathComponent(SQLiteDocumentStore.fileName))
-        }
-    }
-
-    private static func subdirectories(of base: String, _ name: String) -> [String] {
-        let directory = (base as NSString).appendingPathComponent(name)
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { entry in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(
-                atPath: (directory as NSString).appendingPathComponent(entry), isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }.sorted()
-    }
-
     /// Copies `data` into `output`, which must not exist yet (it is made, and removed again if the backup fails).
     public static func backup(data: String, to output: String) throws(HearthError) -> Summary {
         let manager = FileManager.default
@@ -70,7 +38,7 @@ public enum DataDirectoryBackup {
         do {
             try manager.createDirectory(atPath: output, withIntermediateDirectories: true)
             var summary = Summary(databaseBytes: 0, blobs: 0)
-            for directory in databaseDirectories(in: data) {
+            for directory in DataDirectoryLayout.databaseDirectories(in: data) {
                 let target = (output as NSString).appendingPathComponent(directory)
                 try manager.createDirectory(atPath: target, withIntermediateDirectories: true)
                 summary.databaseBytes += try vacuum(
@@ -78,7 +46,7 @@ public enum DataDirectoryBackup {
                         .appendingPathComponent(SQLiteDocumentStore.fileName),
                     into: (target as NSString).appendingPathComponent(SQLiteDocumentStore.fileName))
             }
-            for directory in projectDirectories(in: data) {
+            for directory in DataDirectoryLayout.projectDirectories(in: data) {
                 let rules = ((data as NSString).appendingPathComponent(directory) as NSString)
                     .appendingPathComponent(rulesDirectory)
                 guard manager.fileExists(atPath: rules) else { continue }
@@ -118,7 +86,7 @@ public enum DataDirectoryBackup {
                 throw .internal("The restore failed: \(error.localizedDescription)")
             }
         }
-        for directory in databaseDirectories(in: data) {
+        for directory in DataDirectoryLayout.databaseDirectories(in: data) {
             try check(
                 ((data as NSString).appendingPathComponent(directory) as NSString)
                     .appendingPathComponent(SQLiteDocumentStore.fileName))

@@ -1,6 +1,6 @@
 import Foundation
 public import HearthCore
-import HearthSQLite
+package import HearthSQLite
 public import HearthStore
 
 /// Development mode's composite indexes: queries that lack one are answered by a scan (see `QueryPlanner`), and the
@@ -17,18 +17,23 @@ public enum LearnedIndexes {
     /// Records `definition` and declares it, building, inside the writer's transaction (the writer hands it to the
     /// catalog after the commit). Returns the new index's ID.
     static func record(_ definition: IndexDefinition, at time: Timestamp, in db: SQLiteConnection) throws -> Int64 {
-        try db.execute(
-            """
-            INSERT OR IGNORE INTO learned_indexes(definition, learned)
-            VALUES (\(definition.description), \(time.microseconds))
-            """)
+        try remember(definition, at: time, in: db)
         try db.execute(
             "INSERT INTO composite_indexes(definition, state) VALUES (\(definition.description), 'building')")
         return db.lastInsertRowID
     }
 
+    /// Records `definition` as learned at `time` (once), without declaring it: what `hearth import` does.
+    static func remember(_ definition: IndexDefinition, at time: Timestamp, in db: SQLiteConnection) throws {
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO learned_indexes(definition, learned)
+            VALUES (\(definition.description), \(time.microseconds))
+            """)
+    }
+
     /// The declared indexes (as last started) and the learned ones, each once, declared first.
-    static func definitions(in db: SQLiteConnection) throws -> [IndexDefinition] {
+    package static func definitions(in db: SQLiteConnection) throws -> [IndexDefinition] {
         var definitions: [IndexDefinition] = []
         for row in try db.fetchAll("SELECT definition FROM composite_indexes ORDER BY id") {
             if let definition = try? IndexDefinition(

@@ -21,7 +21,7 @@ final class DatabaseServer: Sendable {
     let wipe: EmulatorWipeAPI
 
     /// Where a named database's files live inside its project's data directory: `databases/{id}`.
-    static let namedDirectory = "databases"
+    static let namedDirectory = DataDirectoryLayout.databases
 
     /// Opens the store of a database in `directory`, with the server's store settings.
     static func openStore(

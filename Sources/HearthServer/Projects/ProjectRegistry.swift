@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthHTTP
 import HearthLog
+import HearthStoreSQLite
 import Synchronization
 
 /// The projects a server serves: the configured one, in the data directory, the `additionalProjects`, and — in
@@ -15,7 +16,7 @@ final class ProjectRegistry: Sendable {
     private let open: @Sendable (ServerConfiguration) throws(HearthError) -> ProjectServer
 
     /// The directory under the data directory that holds development mode's other projects.
-    static let projectsDirectory = "projects"
+    static let projectsDirectory = DataDirectoryLayout.projects
     /// The header Hearth's SDK sends with requests whose path names no project (Identity Toolkit's `accounts:…`,
     /// Secure Token's `token`), so its app's accounts are its project's in development mode. Firebase's own SDKs do
     /// not send it; their unprojected requests go to the configured project, as the Auth emulator's do.

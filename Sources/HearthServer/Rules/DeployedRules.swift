@@ -45,6 +45,13 @@ public struct DeployedRules: Sendable {
         FileManager.default.contents(atPath: path(of: kind)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Every kind of rules deployed here: the project's document and storage rules when deployed, each named
+    /// database's own, each namespace's tree rules.
+    public func deployedKinds() -> [Kind] {
+        [Kind.firestore, .storage].filter { FileManager.default.fileExists(atPath: path(of: $0)) }
+            + databasesWithRules().map { .firestoreDatabase($0) } + treeNamespaces().map { .tree($0) }
+    }
+
     /// The named databases with deployed document rules of their own, sorted.
     public func databasesWithRules() -> [String] {
         let names =

@@ -41,8 +41,6 @@ public final class RulesEngine: Sendable {
         state.withLock { state in state.firestoreByDatabase[id] ?? state.firestore }
     }
 
-    /// The named databases with document rules of their own, sorted.
-    public var databasesWithOwnRules: [String] { state.withLock { $0.firestoreByDatabase.keys.sorted() } }
     /// The storage rules in force.
     public var storageRules: StorageRuleset { state.withLock { $0.storage } }
     /// The tree rules in force for a namespace: the ones put for it, else for the default namespace the
@@ -67,38 +65,32 @@ public final class RulesEngine: Sendable {
         self.deployed = deployed
         // Rules deployed before a restart, unless a file names the rules of that language.
         let firestore: FirestoreRuleset
-        if configuration.rulesFile == nil, let source = deployed.source(of: .firestore) {
-            firestore = try Self.compileDeployed(source, at: deployed.path(of: .firestore), logger: logger) {
-                source throws(RulesSyntaxError) in try FirestoreRuleset(source: source)
-            }
+        if configuration.rulesFile == nil,
+            let rules = try Self.deployed(.firestore, in: deployed, logger, FirestoreRuleset.init(source:))
+        {
+            firestore = rules
         } else {
             firestore = try Self.loadFirestore(configuration, logger: logger)
         }
         let storage: StorageRuleset
-        if configuration.storageRulesFile == nil, let source = deployed.source(of: .storage) {
-            storage = try Self.compileDeployed(source, at: deployed.path(of: .storage), logger: logger) {
-                source throws(RulesSyntaxError) in try StorageRuleset(source: source)
-            }
+        if configuration.storageRulesFile == nil,
+            let rules = try Self.deployed(.storage, in: deployed, logger, StorageRuleset.init(source:))
+        {
+            storage = rules
         } else {
             storage = try Self.loadStorage(configuration, logger: logger)
         }
         var byDatabase: [String: FirestoreRuleset] = [:]
         for id in deployed.databasesWithRules() {
-            guard let source = deployed.source(of: .firestoreDatabase(id)) else { continue }
-            byDatabase[id] = try Self.compileDeployed(
-                source, at: deployed.path(of: .firestoreDatabase(id)), logger: logger
-            ) { source throws(RulesSyntaxError) in try FirestoreRuleset(source: source) }
+            byDatabase[id] = try Self.deployed(
+                .firestoreDatabase(id), in: deployed, logger, FirestoreRuleset.init(source:))
         }
         let database = try Self.loadDatabase(configuration, logger: logger)
         var byNamespace: [String: DatabaseRuleset] = [:]
         for namespace in deployed.treeNamespaces()
         where configuration.databaseRulesFile == nil || namespace != configuration.projectID {
-            guard let source = deployed.source(of: .tree(namespace)) else { continue }
-            byNamespace[namespace] = try Self.compileDeployed(
-                source, at: deployed.path(of: .tree(namespace)), logger: logger
-            ) {
-                source throws(RulesSyntaxError) in try DatabaseRuleset(source: source)
-            }
+            byNamespace[namespace] = try Self.deployed(
+                .tree(namespace), in: deployed, logger, DatabaseRuleset.init(source:))
         }
         state = Mutex(
             State(
@@ -109,34 +101,15 @@ public final class RulesEngine: Sendable {
     /// Where rules deployed through the endpoints are kept.
     private let deployed: DeployedRules
 
-    /// The source of the rules in force of `kind`, when they came from a file or a deployment (`nil` for the
-    /// built-in defaults): what `hearth export` writes beside the data.
-    public func source(of kind: DeployedRules.Kind) -> String? {
-        let file: String? =
-            switch kind {
-            case .firestore: configuration.rulesFile
-            case .firestoreDatabase: nil
-            case .storage: configuration.storageRulesFile
-            case .tree(let namespace): namespace == configuration.projectID ? configuration.databaseRulesFile : nil
-            }
-        if let file, let data = FileManager.default.contents(atPath: file) {
-            return String(decoding: data, as: UTF8.self)
-        }
-        return deployed.source(of: kind)
-    }
-
-    /// The namespaces with tree rules of their own (deployed, or the file's for the default namespace).
-    public func treeRuleNamespaces() -> [String] {
-        var namespaces = Set(deployed.treeNamespaces())
-        if configuration.databaseRulesFile != nil { namespaces.insert(configuration.projectID) }
-        return namespaces.sorted()
-    }
-
     /// Deployed rules that no longer compile (edited by hand) refuse the start, naming the file, as a bad rules file
     /// does: serving with other rules than the ones deployed would be worse.
-    private static func compileDeployed<Rules>(
-        _ source: String, at path: String, logger: Logger, _ compile: (String) throws(RulesSyntaxError) -> Rules
-    ) throws(HearthError) -> Rules {
+    /// The deployed rules of `kind`, compiled; `nil` when none were deployed.
+    private static func deployed<Rules>(
+        _ kind: DeployedRules.Kind, in deployed: DeployedRules, _ logger: Logger,
+        _ compile: (String) throws(RulesSyntaxError) -> Rules
+    ) throws(HearthError) -> Rules? {
+        guard let source = deployed.source(of: kind) else { return nil }
+        let path = deployed.path(of: kind)
         do {
             let rules = try compile(source)
             logger.info("deployed rules in force", ["file": .string(path)])

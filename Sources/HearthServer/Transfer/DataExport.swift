@@ -80,10 +80,11 @@ public enum DataExport {
         }
         do {
             var summary = try exportProject(data, to: output, rules: rules)
-            for id in subdirectories(data, "projects") {
+            for id in DataDirectoryLayout.subdirectories(of: data, DataDirectoryLayout.projects) {
                 summary.add(
                     try exportProject(
-                        path(data, "projects", id), to: path(output, "projects", id),
+                        path(data, DataDirectoryLayout.projects, id),
+                        to: path(output, DataDirectoryLayout.projects, id),
                         rules: RulesFiles(firestore: rules.firestore, storage: rules.storage, projectID: id)))
             }
             let manifest: JSONValue = [
@@ -130,7 +131,7 @@ public enum DataExport {
             summary.treeRows = tree.lines
         }
         summary.databases = 1
-        for id in subdirectories(directory, DatabaseServer.namedDirectory) {
+        for id in DataDirectoryLayout.subdirectories(of: directory, DatabaseServer.namedDirectory) {
             let database = path(directory, DatabaseServer.namedDirectory, id)
             let target = path(output, DatabaseServer.namedDirectory, id)
             try makeDirectory(target)
@@ -153,7 +154,7 @@ public enum DataExport {
         }
         try documents.close()
         let indexes = try StoreTransferSnapshot.run("reading the indexes of \(output)") {
-            try StoreTransfer.indexDefinitions(in: db)
+            try LearnedIndexes.definitions(in: db)
         }
         try write(Array(LearnedIndexes.indexesJSON(indexes).utf8), to: path(output, "indexes.json"))
         return documents.lines
@@ -165,43 +166,24 @@ public enum DataExport {
         of directory: String, to output: String, files: RulesFiles
     ) throws(HearthError) -> Int {
         let deployed = DeployedRules(dataDirectory: directory)
-        let target = DeployedRules(dataDirectory: output)
-        var sources: [(DeployedRules.Kind, String)] = []
-        func add(_ kind: DeployedRules.Kind, file: String?) throws(HearthError) {
-            if let file {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw .invalidArgument("Cannot read the rules file \(file).")
-                }
-                sources.append((kind, String(decoding: data, as: UTF8.self)))
-            } else if let source = deployed.source(of: kind) {
-                sources.append((kind, source))
+        var sources: [DeployedRules.Kind: String] = [:]
+        for kind in deployed.deployedKinds() { sources[kind] = deployed.source(of: kind) }
+        let named: [(DeployedRules.Kind, String?)] = [
+            (.firestore, files.firestore), (.storage, files.storage), (.tree(files.projectID), files.tree),
+        ]
+        for case (let kind, let file?) in named {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw .invalidArgument("Cannot read the rules file \(file).")
             }
+            sources[kind] = String(decoding: data, as: UTF8.self)
         }
-        try add(.firestore, file: files.firestore)
-        for id in deployed.databasesWithRules() { try add(.firestoreDatabase(id), file: nil) }
-        try add(.storage, file: files.storage)
-        var namespaces = Set(deployed.treeNamespaces())
-        if files.tree != nil { namespaces.insert(files.projectID) }
-        for namespace in namespaces.sorted() {
-            try add(.tree(namespace), file: namespace == files.projectID ? files.tree : nil)
-        }
+        let target = DeployedRules(dataDirectory: output)
         for (kind, source) in sources { try target.keep(source, as: kind) }
         return sources.count
     }
 
     static func path(_ base: String, _ components: String...) -> String {
         components.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
-    }
-
-    /// The names of the directories in `base/name`, sorted; none when it does not exist.
-    static func subdirectories(_ base: String, _ name: String) -> [String] {
-        let directory = path(base, name)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path(directory, name), isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }.sorted()
     }
 
     static func makeDirectory(_ path: String) throws(HearthError) {

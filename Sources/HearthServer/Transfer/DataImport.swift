@@ -29,11 +29,11 @@ public enum DataImport {
         var summary = DataExport.Summary()
         try DataDirectoryBackup.fill(data, verb: "import") { staging throws(HearthError) in
             summary.add(try importProject(from: input, into: staging, clock: clock))
-            for id in DataExport.subdirectories(input, "projects") {
+            for id in DataDirectoryLayout.subdirectories(of: input, DataDirectoryLayout.projects) {
                 summary.add(
                     try importProject(
-                        from: DataExport.path(input, "projects", id),
-                        into: DataExport.path(staging, "projects", id), clock: clock))
+                        from: DataExport.path(input, DataDirectoryLayout.projects, id),
+                        into: DataExport.path(staging, DataDirectoryLayout.projects, id), clock: clock))
             }
         }
         return summary
@@ -56,7 +56,7 @@ public enum DataImport {
         }
         guard manifest["version"] == .integer(DataExport.formatVersion) else {
             throw .invalidArgument(
-                "\(path) is version \(manifest["version"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "?") of the export format; this Hearth reads version \(DataExport.formatVersion)."
+                "\(path) is version \(manifest["version"]?.jsonString ?? "?") of the export format; this Hearth reads version \(DataExport.formatVersion)."
             )
         }
     }
@@ -76,7 +76,7 @@ public enum DataImport {
         summary.treeRows = try importTree(from: input, into: store)
         try store.database.dropChangeLogs()
         summary.databases = 1
-        for id in DataExport.subdirectories(input, DatabaseServer.namedDirectory) {
+        for id in DataDirectoryLayout.subdirectories(of: input, DatabaseServer.namedDirectory) {
             guard DatabaseServer.isValidNamedID(id) else {
                 throw .invalidArgument("\(input)/databases/\(id): not a valid database ID.")
             }
@@ -211,11 +211,8 @@ public enum DataImport {
     private static func importRules(from input: String, into directory: String) throws(HearthError) -> Int {
         let source = DeployedRules(dataDirectory: input)
         let target = DeployedRules(dataDirectory: directory)
-        var kinds: [DeployedRules.Kind] = [.firestore, .storage]
-        kinds += source.databasesWithRules().map { .firestoreDatabase($0) }
-        kinds += source.treeNamespaces().map { .tree($0) }
         var count = 0
-        for kind in kinds {
+        for kind in source.deployedKinds() {
             guard let text = source.source(of: kind) else { continue }
             do {
                 switch kind {

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthStore
+import HearthStoreSQLite
 
 /// The lines of an export's `documents.jsonl` and `tree.jsonl` (docs/export.md): written with a fixed member order
 /// and sorted field names, so the same data always makes the same bytes and a diff shows only what changed.
@@ -50,7 +51,7 @@ enum ExportLines {
     /// `{"namespace":…,"path":"/a/b","value":…}` for a leaf, `"priority"` instead of `"value"` for a node's
     /// priority. A whole double keeps its `.0`, so it comes back a double.
     static func treeRow(namespace: String, segments: [String], leaf: TreeLeaf, into buffer: inout [UInt8]) {
-        let isPriority = segments.last == ".priority"
+        let isPriority = segments.last == StoreTransfer.priorityKey
         let node = isPriority ? segments.dropLast() : segments[...]
         JSONWriter.appendASCII(#"{"namespace":"#, into: &buffer)
         JSONWriter.appendString(namespace, into: &buffer)
@@ -92,7 +93,7 @@ enum ExportLines {
             guard let leaf = TreeLeaf(json: priority), leaf != .bool(true), leaf != .bool(false) else {
                 throw .invalidArgument("\(location): a priority must be a number or a string.")
             }
-            return (namespace, segments + [".priority"], leaf)
+            return (namespace, segments + [StoreTransfer.priorityKey], leaf)
         }
         guard let value = line["value"], let leaf = TreeLeaf(json: value) else {
             throw .invalidArgument("\(location): \"value\" must be a string, a number or a boolean.")

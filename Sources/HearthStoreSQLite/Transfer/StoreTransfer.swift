@@ -51,6 +51,9 @@ package enum StoreTransfer {
         }
     }
 
+    /// The last key of a tree row that holds its node's priority rather than a leaf.
+    package static let priorityKey = TreeKeyCodec.priorityKey
+
     /// Every tree row in key order: its namespace, the keys of its location (ending in `.priority` for a node's
     /// priority) and its leaf.
     package static func forEachTreeRow(
@@ -64,11 +67,6 @@ package enum StoreTransfer {
             }
             if let leaf = TreeRows.leaf(row.value(at: 1)) { try body(namespace, segments, leaf) }
         }
-    }
-
-    /// The composite indexes the database knows — declared (as last started) and learned — each once.
-    package static func indexDefinitions(in db: SQLiteConnection) throws -> [IndexDefinition] {
-        try LearnedIndexes.definitions(in: db)
     }
 
     /// The key-order node of one namespace's rows (`segments` as ``forEachTreeRow(in:_:)`` gives them, in any
@@ -98,16 +96,10 @@ extension SQLiteDocumentStore {
     /// Records `definitions` as learned indexes (`hearth import`): `hearth indexes` prints them, and development mode
     /// declares and builds them when it next opens the directory.
     public func importIndexDefinitions(_ definitions: [IndexDefinition]) throws(HearthError) {
-        let now = configuration.clock.microseconds
+        let now = Timestamp(microseconds: configuration.clock.microseconds)
         do {
             try database.writeAndWait { db in
-                for definition in definitions {
-                    try db.execute(
-                        """
-                        INSERT OR IGNORE INTO learned_indexes(definition, learned)
-                        VALUES (\(definition.description), \(now))
-                        """)
-                }
+                for definition in definitions { try LearnedIndexes.remember(definition, at: now, in: db) }
             }
         } catch {
             throw error as? HearthError ?? .internal("Recording the imported indexes failed: \(error)")
