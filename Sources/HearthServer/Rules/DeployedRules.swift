@@ -30,13 +30,9 @@ public struct DeployedRules: Sendable {
     public func path(of kind: Kind) -> String {
         switch kind {
         case .firestore: return (directory as NSString).appendingPathComponent("firestore.rules")
-        case .firestoreDatabase(let id):
-            return ((directory as NSString).appendingPathComponent("databases") as NSString)
-                .appendingPathComponent(PercentEncoding.unreserved(id) + ".rules")
+        case .firestoreDatabase(let id): return path(of: id, in: Self.databaseRules)
         case .storage: return (directory as NSString).appendingPathComponent("storage.rules")
-        case .tree(let namespace):
-            return ((directory as NSString).appendingPathComponent("database") as NSString)
-                .appendingPathComponent(PercentEncoding.unreserved(namespace) + ".rules.json")
+        case .tree(let namespace): return path(of: namespace, in: Self.treeRules)
         }
     }
 
@@ -53,21 +49,28 @@ public struct DeployedRules: Sendable {
     }
 
     /// The named databases with deployed document rules of their own, sorted.
-    public func databasesWithRules() -> [String] {
-        let names =
-            (try? FileManager.default.contentsOfDirectory(
-                atPath: (directory as NSString).appendingPathComponent("databases"))) ?? []
-        return names.filter { $0.hasSuffix(".rules") }
-            .compactMap { String($0.dropLast(".rules".count)).removingPercentEncoding }.sorted()
-    }
+    public func databasesWithRules() -> [String] { ids(in: Self.databaseRules) }
 
     /// The namespaces with deployed tree rules, sorted.
-    public func treeNamespaces() -> [String] {
+    public func treeNamespaces() -> [String] { ids(in: Self.treeRules) }
+
+    /// Where the rules kept per ID go: a subdirectory, and the suffix after each percent-encoded ID.
+    private static let databaseRules = (folder: "databases", suffix: ".rules")
+    private static let treeRules = (folder: "database", suffix: ".rules.json")
+
+    /// The file of `id` in `place`.
+    private func path(of id: String, in place: (folder: String, suffix: String)) -> String {
+        ((directory as NSString).appendingPathComponent(place.folder) as NSString)
+            .appendingPathComponent(PercentEncoding.unreserved(id) + place.suffix)
+    }
+
+    /// The IDs with a file in `place`, sorted.
+    private func ids(in place: (folder: String, suffix: String)) -> [String] {
         let names =
             (try? FileManager.default.contentsOfDirectory(
-                atPath: (directory as NSString).appendingPathComponent("database"))) ?? []
-        return names.filter { $0.hasSuffix(".rules.json") }
-            .compactMap { String($0.dropLast(".rules.json".count)).removingPercentEncoding }.sorted()
+                atPath: (directory as NSString).appendingPathComponent(place.folder))) ?? []
+        return names.filter { $0.hasSuffix(place.suffix) }
+            .compactMap { String($0.dropLast(place.suffix.count)).removingPercentEncoding }.sorted()
     }
 
     /// Keeps `source` as the deployed rules of `kind`.
