@@ -2,6 +2,7 @@
 its line, a valid one is in force for the next request, and the playground judges a draft and names the rule."""
 
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -78,7 +79,8 @@ def test_tree_rules_are_edited_and_deployed(browser, dev_server):
     browser.get(f"{dev_server.url}/console")
     WebDriverWait(browser, WAIT).until(EC.element_to_be_clickable((By.ID, "tab-rules"))).click()
     WebDriverWait(browser, WAIT).until(EC.element_to_be_clickable((By.ID, "rules-database"))).click()
-    WebDriverWait(browser, WAIT).until(
+    # The page replaces the editor when the tree rules arrive, so an element found just before may be gone: look again.
+    WebDriverWait(browser, WAIT, ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: '"rules"' in d.find_element(By.ID, "rules-source").get_attribute("value"))
     set_source(browser, '{"rules": {".read": false, ".write": false}}')
     browser.find_element(By.ID, "rules-deploy").click()
