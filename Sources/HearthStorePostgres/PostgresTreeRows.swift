@@ -96,7 +96,7 @@ struct PostgresTreeRows: TreeRowAccess {
             """, [.int(sequence), .int(Int64(max(0, limit)))], binaryResults: true)
         return try rows.rows.map { row in
             let kind = TreeChange.Kind(rawValue: try row.string(3) ?? "") ?? .put
-            let path = TreePath(segments: (try row.string(4) ?? "").split(separator: "/").map(String.init))
+            let path = TreeChangeData.storedPath(try row.string(4) ?? "")
             return TreeChange(
                 sequence: try row.int(0) ?? 0, commitTime: try row.int(1) ?? 0, namespace: try row.string(2) ?? "",
                 kind: kind, path: path, updates: try TreeChangeData.decode(kind, try row.bytes(5) ?? []))

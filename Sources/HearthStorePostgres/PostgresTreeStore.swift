@@ -22,13 +22,9 @@ public final class PostgresTreeStore: TreeStore {
 
     /// The node at a location and the change-log sequence it reflects, from one snapshot.
     public func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot {
-        do {
-            return try store.readers.withTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
-                let rows = PostgresTreeRows(db: db)
-                return TreeSnapshot(node: try rows.node(namespace, path), sequence: try rows.head())
-            }
-        } catch {
-            throw hearthError(error, doing: "reading the tree")
+        try store.readSnapshot("reading the tree") { db in
+            let rows = PostgresTreeRows(db: db)
+            return TreeSnapshot(node: try rows.node(namespace, path), sequence: try rows.head())
         }
     }
 
@@ -36,30 +32,26 @@ public final class PostgresTreeStore: TreeStore {
     public func shallow(
         _ namespace: String, at path: TreePath, after: String?, limit: Int?, auth: AuthContext?
     ) throws(HearthError) -> TreeShallow {
-        do {
-            return try store.readers.withTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
-                try PostgresTreeRows(db: db).shallow(namespace, path, after: after, limit: limit)
-            }
-        } catch {
-            throw hearthError(error, doing: "reading the tree")
+        try store.readSnapshot("reading the tree") { db in
+            try PostgresTreeRows(db: db).shallow(namespace, path, after: after, limit: limit)
         }
     }
 
     /// The priority of the node at a location: one row.
     public func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf? {
-        try read("reading a priority") { db in try PostgresTreeRows(db: db).priority(namespace, path) }
+        try store.read("reading a priority") { db in try PostgresTreeRows(db: db).priority(namespace, path) }
     }
 
     /// Change-log entries after `sequence`, oldest first.
     public func treeChanges(after sequence: Int64, limit: Int) throws(HearthError) -> [TreeChange] {
-        try read("reading the tree's change log") { db in
+        try store.read("reading the tree's change log") { db in
             try PostgresTreeRows(db: db).changes(after: sequence, limit: limit)
         }
     }
 
     /// The last sequence handed to a committed tree change, by any node.
     public func treeHead() throws(HearthError) -> Int64 {
-        try read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
+        try store.read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
     }
 
     /// The answer recorded with a write's idempotency key (the receipts live beside the documents' own).
@@ -94,15 +86,6 @@ public final class PostgresTreeStore: TreeStore {
             }
         } catch {
             throw hearthError(error, doing: "writing the tree")
-        }
-    }
-
-    /// Runs a read, mapping its failure.
-    private func read<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
-        do {
-            return try store.readers.withConnection(idempotent: true, body)
-        } catch {
-            throw hearthError(error, doing: what)
         }
     }
 }

@@ -15,6 +15,11 @@ package enum TreeChangeData {
         }
     }
 
+    /// A path as a change log stores it (`TreePath.description`, unvalidated: the engine wrote it).
+    package static func storedPath(_ text: String) -> TreePath {
+        TreePath(segments: text.split(separator: "/").map(String.init))
+    }
+
     /// The updates stored as `bytes`.
     package static func decode(_ kind: TreeChange.Kind, _ bytes: [UInt8]) throws -> [TreeChange.Update] {
         let json = try JSONParser.parse(bytes)
@@ -24,7 +29,7 @@ package enum TreeChangeData {
         case .patch:
             // The writer applies (and publishes) a PATCH's updates in path order; read them back the same way.
             return try (json.objectValue ?? [:]).map { entry in
-                let path = TreePath(segments: entry.key.split(separator: "/").map(String.init))
+                let path = storedPath(entry.key)
                 return TreeChange.Update(path: path, node: try TreeWriteValue(json: entry.value, at: path).node)
             }.sorted { $0.path < $1.path }
         }

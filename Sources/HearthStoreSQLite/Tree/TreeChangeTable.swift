@@ -34,7 +34,7 @@ enum TreeChangeTable: ChangeLogTable {
             """)
         return try rows.map { row in
             let kind = TreeChange.Kind(rawValue: row.string(3) ?? "") ?? .put
-            let path = TreePath(segments: (row.string(4) ?? "").split(separator: "/").map(String.init))
+            let path = TreeChangeData.storedPath(row.string(4) ?? "")
             return TreeChange(
                 sequence: row.int64(0) ?? 0, commitTime: row.int64(1) ?? 0, namespace: row.string(2) ?? "", kind: kind,
                 path: path, updates: try TreeChangeData.decode(kind, row.blob(5) ?? []))
