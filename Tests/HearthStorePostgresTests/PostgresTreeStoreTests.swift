@@ -1,4 +1,5 @@
 import HearthCore
+import HearthPostgres
 import HearthPostgresTestSupport
 import HearthStore
 import HearthStoreConformance
@@ -56,5 +57,33 @@ struct PostgresTreeStoreTests {
             #expect(stamp >= document.commitTime.microseconds / 1000)
         }
         #expect(times == times.sorted() && Set(times).count == times.count)
+    }
+
+    @Test func subtreeReadsWritesAndEmptinessChecksAreIndexRangeScansNeverSeqScans() async throws {
+        let info = try TestCluster.freshDatabase()
+        let store = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        defer { store.close() }
+        let tree = PostgresTreeStore(store: store)
+        // 20,000 nodes in 4 sibling subtrees, so a scan of the whole table would cost far more than a range.
+        for branch in 0..<4 {
+            let children = (0..<5_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+            try await tree.put("/b\(branch)", "{\(children)}")
+        }
+        let db = try PostgresConnection(conninfo: info)
+        try db.query("ANALYZE tree_nodes")
+        let key = TreeKeyCodec.key("ns", treePath("/b2/k17"))
+        let end = TreeKeyCodec.subtreeEnd(key)
+        let range: [PostgresParameter] = [.binary(key), .binary(end)]
+        let statements = [
+            "SELECT key, value FROM tree_nodes WHERE key >= $1 AND key < $2 ORDER BY key",
+            "DELETE FROM tree_nodes WHERE key >= $1 AND key < $2",
+            "SELECT key FROM tree_nodes WHERE key > $1 AND key < $2 ORDER BY key LIMIT 1",
+        ]
+        for statement in statements {
+            let plan = try db.query("EXPLAIN " + statement, range).rows.compactMap { try $0.string(0) }
+                .joined(separator: "\n")
+            #expect(plan.contains("Index") && plan.contains("tree_nodes_pkey"), "\(plan)")
+            #expect(!plan.contains("Seq Scan"), "\(plan)")
+        }
     }
 }
