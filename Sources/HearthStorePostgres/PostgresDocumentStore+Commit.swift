@@ -49,7 +49,7 @@ extension PostgresDocumentStore {
                     throw hearthError(error, doing: "deleting every document")
                 }
             }
-            if case .success(let (_, records)) = outcome { changeFeed.publish(records) }
+            if case .success(let (_, records)) = outcome { follower.committed(records) }
             completion(outcome.map(\.0))
         }
     }
@@ -69,7 +69,7 @@ extension PostgresDocumentStore {
     ) {
         switch outcome {
         case .success(let (result, records)):
-            changeFeed.publish(records)
+            follower.committed(records)
             counters.withLock { counters in
                 counters.commits += 1
                 counters.writes += writes

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Commits run one at a time on this node's writer queue, each in its own PostgreSQL transaction that first takes
 /// the `commit_clock` row lock, so commit times and change sequences follow commit order across nodes too; the feed
-/// publishes this node's commits only (several nodes' feeds are later work).
+/// delivers every node's commits in that order (``PostgresLogFollower``).
 public final class PostgresDocumentStore: DocumentStore {
     /// Settings of the engine.
     public struct Configuration: Sendable {
@@ -22,6 +22,8 @@ public final class PostgresDocumentStore: DocumentStore {
         public var writeReceiptRetention: Int = 100_000
         /// Read connections kept open between reads.
         public var idleReadConnections: Int = 4
+        /// How often the node reads the change logs for other nodes' commits (its own reach its feeds at once).
+        public var feedPollInterval: Duration = .milliseconds(50)
 
         /// Settings for the database at `conninfo`.
         public init(conninfo: String) {
@@ -31,8 +33,10 @@ public final class PostgresDocumentStore: DocumentStore {
 
     /// The engine's settings.
     public let configuration: Configuration
-    /// Committed document changes of this node's commits, in commit order.
+    /// Committed document changes of every node on the database, in commit order, each once.
     public let changeFeed = ChangeFeed<ChangeRecord>()
+    /// What feeds ``changeFeed`` from the change log.
+    let follower: PostgresLogFollower<ChangeRecord>
 
     let readers: PostgresConnections
     let writer: PostgresConnections
@@ -53,11 +57,21 @@ public final class PostgresDocumentStore: DocumentStore {
         self.configuration = configuration
         readers = PostgresConnections(conninfo: configuration.conninfo, maxIdle: configuration.idleReadConnections)
         writer = PostgresConnections(conninfo: configuration.conninfo, maxIdle: 1)
+        let head: Int64
         do {
             try writer.withConnection(idempotent: true) { db in try PostgresSchema.migrate(db) }
+            head = try readers.withConnection(idempotent: true) { db in try PostgresChangeLog.head(in: db) }
         } catch {
             throw hearthError(error, doing: "migrating the schema")
         }
+        let log = PostgresLogFollower.Log(
+            entries: { [readers] after, limit in
+                try readers.withConnection(idempotent: true) { db in
+                    try PostgresChangeLog.records(after: after, limit: limit, in: db)
+                }
+            }, sequence: \.sequence, feed: changeFeed)
+        follower = PostgresLogFollower(
+            log: log, head: head, queue: writerQueue, interval: configuration.feedPollInterval)
     }
 
     /// The schema versions applied to the database, oldest first.
@@ -153,6 +167,7 @@ public final class PostgresDocumentStore: DocumentStore {
     /// Waits for queued commits, then closes every connection. Idempotent. Not from a feed subscriber, which runs
     /// on the writer queue this waits for.
     public func close() {
+        follower.stop()
         writerQueue.sync {}
         writer.close()
         readers.close()

@@ -9,15 +9,32 @@ public import HearthStore
 ///
 /// Each write is one PostgreSQL transaction that first takes the `commit_clock` row lock, as document commits do, so
 /// tree and document commit times come from one strictly increasing clock across every node on the database. The
-/// feed publishes this node's tree writes only; make one tree engine per document engine, since each owns its feed.
+/// feed delivers every node's tree writes in commit order; make one tree engine per document engine, since each
+/// owns its feed.
 public final class PostgresTreeStore: TreeStore {
     private let store: PostgresDocumentStore
-    /// Committed tree changes of this node's writes, published right after each `COMMIT`, in commit order.
+    /// Committed tree changes of every node on the database, in commit order, each once: this node's right after
+    /// each `COMMIT`, other nodes' as the log is polled.
     public let treeFeed = ChangeFeed<TreeChange>()
+    private let follower: PostgresLogFollower<TreeChange>
 
     /// A tree engine in the database of `store`, which its owner closes.
-    public init(store: PostgresDocumentStore) {
+    /// - Throws: `UNAVAILABLE` when the log's head cannot be read.
+    public init(store: PostgresDocumentStore) throws(HearthError) {
         self.store = store
+        let log = PostgresLogFollower.Log(
+            entries: { [store] after, limit in
+                try store.read("reading the tree's change log") { db in
+                    try PostgresTreeRows(db: db).changes(after: after, limit: limit)
+                }
+            }, sequence: \.sequence, feed: treeFeed)
+        let head = try store.read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
+        follower = PostgresLogFollower(
+            log: log, head: head, queue: store.writerQueue, interval: store.configuration.feedPollInterval)
+    }
+
+    deinit {
+        follower.stop()
     }
 
     /// The node at a location and the change-log sequence it reflects, from one snapshot.
@@ -66,7 +83,7 @@ public final class PostgresTreeStore: TreeStore {
     ) {
         store.writerQueue.async { [self] in
             let outcome = Result { () throws(HearthError) -> TreeWriteOutcome in try run(write) }
-            if case .success(.committed(let change)) = outcome { treeFeed.publish([change]) }
+            if case .success(.committed(let change)) = outcome { follower.committed([change]) }
             completion(outcome)
         }
     }

@@ -15,14 +15,14 @@ struct PostgresTreeStoreTests {
         try await check.run { body in
             let store = try PostgresDocumentStore(configuration: .init(conninfo: try TestCluster.freshDatabase()))
             defer { store.close() }
-            try await body(PostgresTreeStore(store: store))
+            try await body(try PostgresTreeStore(store: store))
         }
     }
 
     @Test func twoNodesOnOneDatabaseShareOneTreeAndOneLogInCommitOrder() async throws {
         let nodes = try TwoNodes()
         defer { nodes.close() }
-        let trees = [PostgresTreeStore(store: nodes.first), PostgresTreeStore(store: nodes.second)]
+        let trees = [try PostgresTreeStore(store: nodes.first), try PostgresTreeStore(store: nodes.second)]
         try await trees[0].put("/counter", "0")
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<30 {
@@ -46,7 +46,7 @@ struct PostgresTreeStoreTests {
     @Test func documentAndTreeCommitsOnOneDatabaseTakeIncreasingTimes() async throws {
         let store = try PostgresDocumentStore(configuration: .init(conninfo: try TestCluster.freshDatabase()))
         defer { store.close() }
-        let tree = PostgresTreeStore(store: store)
+        let tree = try PostgresTreeStore(store: store)
         var times: [Int64] = []
         for round in 0..<5 {
             let document = try await store.commitOrThrow([set("c/d", ["n": .integer(Int64(round))])])
@@ -63,7 +63,7 @@ struct PostgresTreeStoreTests {
         let info = try TestCluster.freshDatabase()
         let store = try PostgresDocumentStore(configuration: .init(conninfo: info))
         defer { store.close() }
-        let tree = PostgresTreeStore(store: store)
+        let tree = try PostgresTreeStore(store: store)
         // 20,000 nodes in 4 sibling subtrees, so a scan of the whole table would cost far more than a range.
         for branch in 0..<4 {
             let children = (0..<5_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")

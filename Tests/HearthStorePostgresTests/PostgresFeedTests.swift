@@ -1,0 +1,86 @@
+import Foundation
+import HearthCore
+import HearthPostgresTestSupport
+import HearthStore
+import HearthStoreConformance
+import HearthStorePostgres
+import Testing
+
+/// Several nodes on one database: each node's feeds deliver every node's commits, in commit order, each once.
+@Suite("PostgreSQL feeds across nodes", TestCluster.requirement)
+struct PostgresFeedTests {
+    /// Waits (up to a generous bound, so a slow machine only makes it slower) until `done` holds.
+    private func eventually(_ done: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while !done(), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    @Test func everyNodesDocumentFeedSeesEveryCommitInLogOrderOnce() async throws {
+        let nodes = try TwoNodes()
+        defer { nodes.close() }
+        let stores = [nodes.first, nodes.second]
+        let seen = stores.map { _ in TreeLocked<[ChangeRecord]>([]) }
+        let subscriptions = zip(stores, seen).map { store, box in
+            store.changeFeed.subscribe { records in box.withLock { $0 += records } }
+        }
+        defer { for subscription in subscriptions { subscription.cancel() } }
+        // Commits of one to three documents on both nodes at once, so commits of different lengths interleave.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let store = stores[index % 2]
+                group.addTask {
+                    let writes = (0...(index % 3)).map { set("c/d\(index)-\($0)", ["i": .integer(Int64(index))]) }
+                    try await store.commitOrThrow(writes)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let log = try nodes.second.changes(after: 0, limit: 1000)
+        let written = (0..<40).map { $0 % 3 + 1 }.reduce(0, +)
+        #expect(log.count == written)
+        try await eventually { seen.allSatisfy { $0.value.count >= log.count } }
+        for box in seen {
+            #expect(box.value.map(\.sequence) == log.map(\.sequence))
+            #expect(box.value == log)
+        }
+    }
+
+    @Test func everyNodesTreeFeedSeesEveryTreeWriteInLogOrderOnce() async throws {
+        let nodes = try TwoNodes()
+        defer { nodes.close() }
+        let trees = [try PostgresTreeStore(store: nodes.first), try PostgresTreeStore(store: nodes.second)]
+        let seen = trees.map { _ in TreeLocked<[TreeChange]>([]) }
+        let subscriptions = zip(trees, seen).map { tree, box in
+            tree.treeFeed.subscribe { changes in box.withLock { $0 += changes } }
+        }
+        defer { for subscription in subscriptions { subscription.cancel() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let tree = trees[index % 2]
+                group.addTask { try await tree.put("/n/\(index)", "{\"i\":\(index)}") }
+            }
+            try await group.waitForAll()
+        }
+        let log = try trees[0].treeChanges(after: 0, limit: 1000)
+        #expect(log.count == 40)
+        try await eventually { seen.allSatisfy { $0.value.count >= log.count } }
+        for box in seen { #expect(box.value == log) }
+    }
+
+    @Test func aNodeStartedLaterDeliversOnlyWhatCommitsAfterItStarted() async throws {
+        let info = try TestCluster.freshDatabase()
+        let early = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        defer { early.close() }
+        try await early.commitOrThrow([set("c/before", ["v": .integer(1)])])
+        let late = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        defer { late.close() }
+        let seen = TreeLocked<[ChangeRecord]>([])
+        let subscription = late.changeFeed.subscribe { records in seen.withLock { $0 += records } }
+        defer { subscription.cancel() }
+        try await early.commitOrThrow([set("c/after", ["v": .integer(2)])])
+        try await eventually { !seen.value.isEmpty }
+        // The history stays in the log, for listeners resuming from a token; the feed carries only what is new.
+        #expect(seen.value.map(\.path) == [path("c/after")])
+        #expect(try late.changes(after: 0, limit: 10).map(\.path) == [path("c/before"), path("c/after")])
+    }
+}
