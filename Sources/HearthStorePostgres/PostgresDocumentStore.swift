@@ -22,8 +22,9 @@ public final class PostgresDocumentStore: DocumentStore {
         public var writeReceiptRetention: Int = 100_000
         /// Read connections kept open between reads.
         public var idleReadConnections: Int = 4
-        /// How often the node reads the change logs for other nodes' commits (its own reach its feeds at once).
-        public var feedPollInterval: Duration = .milliseconds(50)
+        /// How often the node reads the change logs for other nodes' commits even when no announcement came (a
+        /// `NOTIFY` lost while a connection was down); announced commits are read at once, its own delivered at once.
+        public var feedPollInterval: Duration = .seconds(1)
 
         /// Settings for the database at `conninfo`.
         public init(conninfo: String) {
@@ -37,6 +38,8 @@ public final class PostgresDocumentStore: DocumentStore {
     public let changeFeed = ChangeFeed<ChangeRecord>()
     /// What feeds ``changeFeed`` from the change log.
     let follower: PostgresLogFollower<ChangeRecord>
+    /// Announces this node's commits to the others and hears theirs (the tree's follower listens too).
+    let wakeUp: PostgresFeedWakeUp
 
     let readers: PostgresConnections
     let writer: PostgresConnections
@@ -64,6 +67,7 @@ public final class PostgresDocumentStore: DocumentStore {
         } catch {
             throw hearthError(error, doing: "migrating the schema")
         }
+        wakeUp = PostgresFeedWakeUp(conninfo: configuration.conninfo)
         let log = PostgresLogFollower.Log(
             entries: { [readers] after, limit in
                 try readers.withConnection(idempotent: true) { db in
@@ -71,7 +75,7 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
             }, sequence: \.sequence, feed: changeFeed)
         follower = PostgresLogFollower(
-            log: log, head: head, queue: writerQueue, interval: configuration.feedPollInterval)
+            log: log, head: head, queue: writerQueue, interval: configuration.feedPollInterval, wakeUp: wakeUp)
     }
 
     /// The schema versions applied to the database, oldest first.
@@ -168,6 +172,7 @@ public final class PostgresDocumentStore: DocumentStore {
     /// on the writer queue this waits for.
     public func close() {
         follower.stop()
+        wakeUp.stop()
         writerQueue.sync {}
         writer.close()
         readers.close()
@@ -176,6 +181,7 @@ public final class PostgresDocumentStore: DocumentStore {
     // No waiting here: queued jobs hold the engine, so none is left, and the last release may come from the job
     // that just ran on the writer queue itself.
     deinit {
+        wakeUp.stop()
         writer.close()
         readers.close()
     }

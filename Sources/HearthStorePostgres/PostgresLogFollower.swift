@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// This node's commits are handed over on the writer queue right after `COMMIT` (``committed(_:)``), so its own
 /// changes still reach the feed before the commit's caller hears back; other nodes' commits are found by polling
-/// the log on the same queue, so the two never interleave out of order. Today every commit takes the
+/// the log on the same queue — at once when a node announces a commit (``PostgresFeedWakeUp``), and every poll
+/// interval in case an announcement was lost — so the two never interleave out of order. Today every commit takes the
 /// `commit_clock` row lock and hands out its sequences under it, so the sequences visible to any snapshot are a
 /// prefix of the log: reading "after the last delivered" can never skip a change that commits later.
 final class PostgresLogFollower<Record: Sendable>: Sendable {
@@ -27,19 +28,29 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     private let delivered: Mutex<Int64>
     private let interval: DispatchTimeInterval
     private let stopped = Mutex(false)
+    private let wakeUp: PostgresFeedWakeUp
+    private let wakeSubscription = Mutex<ChangeFeed<Bool>.Subscription?>(nil)
     /// Entries read from the log per query while catching up.
     private static var batch: Int { 1000 }
 
     /// A follower delivering after `head` (the log's head when the node started: earlier changes are history,
     /// served by the log itself), polling every `interval` on `queue` — the engine's writer queue.
-    init(log: Log, head: Int64, queue: DispatchQueue, interval: Duration) {
+    /// Other nodes' commits are looked for when `wakeUp` says one was announced, and at every poll in case an
+    /// announcement was missed; this node's are announced through it.
+    init(log: Log, head: Int64, queue: DispatchQueue, interval: Duration, wakeUp: PostgresFeedWakeUp) {
         self.log = log
         self.queue = queue
+        self.wakeUp = wakeUp
         delivered = Mutex(head)
         let nanoseconds =
             Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         self.interval = .nanoseconds(max(1_000_000, nanoseconds))
         schedulePoll()
+        let subscription = wakeUp.woken.subscribe { [weak self] _ in
+            guard let self else { return }
+            queue.async { [weak self] in self?.catchUp(through: nil) }
+        }
+        wakeSubscription.withLock { $0 = subscription }
     }
 
     /// Delivers a commit of this node (its entries, ascending), on the writer queue after `COMMIT`: at once when it
@@ -57,6 +68,7 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
         }
         log.feed.publish(records.filter { log.sequence($0) > delivered.withLock { $0 } })
         delivered.withLock { $0 = max($0, log.sequence(last)) }
+        wakeUp.announce()
     }
 
     /// Reads and delivers the log's entries after the last delivered — through `bound` when given, else all there
@@ -85,5 +97,10 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     /// Stops polling; queued deliveries still run.
     func stop() {
         stopped.withLock { $0 = true }
+        wakeSubscription.withLock { $0?.cancel() }
+    }
+
+    deinit {
+        wakeSubscription.withLock { $0?.cancel() }
     }
 }

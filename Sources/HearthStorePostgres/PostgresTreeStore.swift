@@ -30,7 +30,8 @@ public final class PostgresTreeStore: TreeStore {
             }, sequence: \.sequence, feed: treeFeed)
         let head = try store.read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
         follower = PostgresLogFollower(
-            log: log, head: head, queue: store.writerQueue, interval: store.configuration.feedPollInterval)
+            log: log, head: head, queue: store.writerQueue, interval: store.configuration.feedPollInterval,
+            wakeUp: store.wakeUp)
     }
 
     deinit {

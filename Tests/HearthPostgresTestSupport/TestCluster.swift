@@ -120,8 +120,12 @@ public final class TestCluster: Sendable {
         try pgctl(["-o", serverOptions, "start"])
     }
 
-    /// `-F`: no fsync, a throwaway cluster needs no durability; the socket lives in the cluster's directory.
-    private var serverOptions: String { "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory) -F" }
+    /// `-F`: no fsync, a throwaway cluster needs no durability; the socket lives in the cluster's directory. Tests
+    /// run side by side, each engine holding a writer, its readers and its two feed connections (listen, notify):
+    /// more than the default 100 connections.
+    private var serverOptions: String {
+        "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=400 -k \(directory) -F"
+    }
 
     private func pgctl(_ arguments: [String]) throws {
         try Self.run(

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthPostgresTestSupport
 import HearthStore
 import HearthStoreConformance
@@ -82,5 +83,55 @@ struct PostgresFeedTests {
         // The history stays in the log, for listeners resuming from a token; the feed carries only what is new.
         #expect(seen.value.map(\.path) == [path("c/after")])
         #expect(try late.changes(after: 0, limit: 10).map(\.path) == [path("c/before"), path("c/after")])
+    }
+
+    @Test func anotherNodesCommitArrivesByItsAnnouncementWithoutWaitingForAPoll() async throws {
+        var configuration = PostgresDocumentStore.Configuration(conninfo: try TestCluster.freshDatabase())
+        // No poll within the test: only the NOTIFY after each commit can bring the other node's changes.
+        configuration.feedPollInterval = .seconds(3600)
+        let writer = try PostgresDocumentStore(configuration: configuration)
+        let listener = try PostgresDocumentStore(configuration: configuration)
+        defer {
+            writer.close()
+            listener.close()
+        }
+        let listenerTree = try PostgresTreeStore(store: listener)
+        let seen = TreeLocked<[ChangeRecord]>([])
+        let seenTree = TreeLocked<[TreeChange]>([])
+        let subscription = listener.changeFeed.subscribe { records in seen.withLock { $0 += records } }
+        let treeSubscription = listenerTree.treeFeed.subscribe { changes in seenTree.withLock { $0 += changes } }
+        defer {
+            subscription.cancel()
+            treeSubscription.cancel()
+        }
+        // The listener's LISTEN connection may still be opening: commit until one announcement is heard.
+        var round = 0
+        while seen.value.isEmpty, round < 300 {
+            try await writer.commitOrThrow([set("c/d\(round)", ["n": .integer(Int64(round))])])
+            try await Task.sleep(for: .milliseconds(100))
+            round += 1
+        }
+        try await eventually { seen.value.count == round }
+        #expect(seen.value == (try writer.changes(after: 0, limit: 1000)))
+        try await (try PostgresTreeStore(store: writer)).put("/t", "1")
+        try await eventually { !seenTree.value.isEmpty }
+        #expect(seenTree.value.map(\.path) == [treePath("/t")])
+    }
+
+    @Test func closingAnEngineClosesEveryConnectionItOpenedFeedsIncluded() async throws {
+        let info = try TestCluster.freshDatabase()
+        let observer = try PostgresConnection(conninfo: info)
+        func backends() throws -> Int64 {
+            try observer.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")[0].int(0)
+                ?? 0
+        }
+        let baseline = try backends()
+        let store = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        try await store.commitOrThrow([set("c/d", ["v": .integer(1)])])
+        try await (try PostgresTreeStore(store: store)).put("/t", "1")
+        #expect(try backends() > baseline)
+        store.close()
+        try await eventually { (try? backends()) == baseline }
+        #expect(try backends() == baseline)
     }
 }
