@@ -76,15 +76,15 @@ final class AccountDatabase: Sendable {
     /// Runs `body` atomically on the writer (the server's: a savepoint of a group commit, waited for; our own: an
     /// `IMMEDIATE` transaction); SQLite errors become `INTERNAL_ERROR`, and errors `body` throws (`AuthError`) pass
     /// through after the rollback.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
+    func write<T: Sendable>(_ body: (any AccountRows) throws -> T) throws(AuthError) -> T {
         // After the write, committed or not: a status read while it ran must not be kept.
         defer { tokenStatuses.invalidate() }
         do {
             switch backend {
             case .shared(let database):
-                return try database.writeAndWait(body)
+                return try database.writeAndWait { db in try body(SQLiteAccountRows(db: db)) }
             case .own(let own):
-                return try own.writer.withLock { db in try db.transaction(.immediate) { try body(db) } }
+                return try own.writer.withLock { db in try db.transaction(.immediate) { try body(SQLiteAccountRows(db: db)) } }
             }
         } catch let error as AuthError {
             throw error
@@ -108,11 +108,11 @@ final class AccountDatabase: Sendable {
     }
 
     /// Runs `body` on a read-only connection (the latest committed snapshot).
-    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
+    func read<T: Sendable>(_ body: (any AccountRows) throws -> T) throws(AuthError) -> T {
         do {
             switch backend {
-            case .shared(let database): return try database.readConnection(body)
-            case .own(let own): return try own.readers.withConnection { db in try body(db) }
+            case .shared(let database): return try database.readConnection { db in try body(SQLiteAccountRows(db: db)) }
+            case .own(let own): return try own.readers.withConnection { db in try body(SQLiteAccountRows(db: db)) }
             }
         } catch let error as AuthError {
             throw error

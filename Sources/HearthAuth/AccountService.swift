@@ -156,7 +156,7 @@ public final class AccountService: Sendable {
     }
 
     /// Ends every session of `uid`: refresh tokens deleted, ID tokens issued before now refused.
-    func revokeSessions(of user: inout UserRecord, in db: SQLiteConnection) throws {
+    func revokeSessions(of user: inout UserRecord, in db: any AccountRows) throws {
         user.validSince = clock.seconds
         try RefreshTokenRows.deleteAll(uid: user.uid, in: db)
     }
