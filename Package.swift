@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The PostgreSQL engine (issue 22), so far the document side: commits, point reads, the change log.
         .target(
-            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres"],
+            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres", "HearthAuth"],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
