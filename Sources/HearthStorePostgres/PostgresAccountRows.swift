@@ -186,7 +186,8 @@ struct PostgresAccountRows: AccountRows {
 
     func touchRefreshToken(hash: [UInt8], at milliseconds: Int64) throws {
         try db.query(
-            "UPDATE auth_refresh_tokens SET last_used_at = $2 WHERE token_hash = $1", [.binary(hash), .int(milliseconds)])
+            "UPDATE auth_refresh_tokens SET last_used_at = $2 WHERE token_hash = $1",
+            [.binary(hash), .int(milliseconds)])
     }
 
     func deleteRefreshTokens(uid: String) throws {
