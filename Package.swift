@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The PostgreSQL engine (issue 22), so far the document side: commits, point reads, the change log.
         .target(
-            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres"],
+            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres", "HearthAuth"],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
@@ -110,7 +110,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HearthCLI",
-            dependencies: ["HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthLog"],
+            dependencies: [
+                "HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthLog",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthCLI"], swiftSettings: swiftSettings),
@@ -196,7 +198,7 @@ let package = Package(
             name: "HearthStorePostgresTests",
             dependencies: [
                 "HearthStorePostgres", "HearthStore", "HearthCore", "HearthPostgres", "HearthPostgresTestSupport",
-                "HearthStoreConformance",
+                "HearthStoreConformance", "HearthAuth",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -1,39 +1,12 @@
-import HearthSQLite
-
-/// Reading and writing `auth_users` rows. Every function takes the connection of an open transaction or read.
+/// Reading and writing accounts, whatever the engine. Every function takes the rows of an open transaction or read;
+/// the decisions (which field is a duplicate, whether a row was there) are made here, once for every engine.
 enum UserRows {
-    static let columns = """
-        uid, email, email_verified, password_hash, password_updated_at, display_name, photo_url, phone_number, disabled,
-        custom_claims, valid_since, created_at, last_login_at, last_refresh_at, custom_auth, shared_email
-        """
-
-    static func decode(_ row: SQLiteRow) -> UserRecord {
-        var user = UserRecord(uid: row.string(0) ?? "", validSince: row.int64(10) ?? 0, createdAt: row.int64(11) ?? 0)
-        user.email = row.string(1)
-        user.emailVerified = row.bool(2) ?? false
-        user.passwordHash = row.string(3)
-        user.passwordUpdatedAt = row.int64(4)
-        user.displayName = row.string(5)
-        user.photoURL = row.string(6)
-        user.phoneNumber = row.string(7)
-        user.disabled = row.bool(8) ?? false
-        user.customClaims = row.string(9)
-        user.lastLoginAt = row.int64(12)
-        user.lastRefreshAt = row.int64(13)
-        user.customAuth = row.bool(14) ?? false
-        if user.email == nil, let shared = row.string(15) {
-            user.email = shared
-            user.emailIsShared = true
-        }
-        return user
-    }
-
-    static func user(uid: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try withLinks(db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid = \(uid)").map(decode), db)
+    static func user(uid: String, in db: any AccountRows) throws -> UserRecord? {
+        try withLinks(db.user(uid: uid), db)
     }
 
     /// `user` with its provider links read.
-    static func withLinks(_ user: UserRecord?, _ db: SQLiteConnection) throws -> UserRecord? {
+    static func withLinks(_ user: UserRecord?, _ db: any AccountRows) throws -> UserRecord? {
         guard var user else { return nil }
         user.providerLinks = try ProviderLinkRows.links(uid: user.uid, in: db)
         return user
@@ -41,223 +14,169 @@ enum UserRows {
 
     /// Just what every request's token check needs — whether the account exists, is disabled, and since when its
     /// tokens are valid — read with one fixed statement instead of the whole record.
-    static func tokenStatus(uid: String, in db: SQLiteConnection) throws -> (disabled: Bool, validSince: Int64)? {
-        try db.fetchOne("SELECT disabled, valid_since FROM auth_users WHERE uid = \(uid)").map { row in
-            (row.bool(0) ?? false, row.int64(1) ?? 0)
-        }
+    static func tokenStatus(uid: String, in db: any AccountRows) throws -> (disabled: Bool, validSince: Int64)? {
+        try db.tokenStatus(uid: uid)
     }
 
-    static func user(email: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try withLinks(
-            db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE email = \(email)").map(decode), db)
+    static func user(email: String, in db: any AccountRows) throws -> UserRecord? {
+        try withLinks(db.user(email: email), db)
     }
 
-    static func user(phoneNumber: String, in db: SQLiteConnection) throws -> UserRecord? {
-        try withLinks(
-            db.fetchOne("SELECT \(unsafeSQL: columns) FROM auth_users WHERE phone_number = \(phoneNumber)").map(decode),
-            db)
+    static func user(phoneNumber: String, in db: any AccountRows) throws -> UserRecord? {
+        try withLinks(db.user(phoneNumber: phoneNumber), db)
     }
 
     /// Up to `limit` users with IDs after `afterUID`, in ID order: the admin listing's pages.
-    static func page(after afterUID: String?, limit: Int, in db: SQLiteConnection) throws -> [UserRecord] {
-        try db.fetchAll(
-            "SELECT \(unsafeSQL: columns) FROM auth_users WHERE uid > \(afterUID ?? "") ORDER BY uid LIMIT \(limit)"
-        ).compactMap { try withLinks(decode($0), db) }
+    static func page(after afterUID: String?, limit: Int, in db: any AccountRows) throws -> [UserRecord] {
+        try db.users(after: afterUID, limit: limit).compactMap { try withLinks($0, db) }
     }
 
-    static func count(in db: SQLiteConnection) throws -> Int {
-        try db.fetchOne("SELECT count(*) FROM auth_users")?.int(0) ?? 0
+    /// Up to `limit` users after skipping `offset`, in ID order: the admin query's pages.
+    static func page(limit: Int, offset: Int, in db: any AccountRows) throws -> [UserRecord] {
+        try db.users(limit: limit, offset: offset).compactMap { try withLinks($0, db) }
+    }
+
+    static func count(in db: any AccountRows) throws -> Int {
+        try db.userCount()
     }
 
     /// Inserts `user`; a taken uid, email or phone number surfaces as `DUPLICATE_LOCAL_ID`, `EMAIL_EXISTS` or
     /// `PHONE_NUMBER_EXISTS` (checked first, so the answer names the right field).
-    static func insert(_ user: UserRecord, in db: SQLiteConnection) throws {
-        if try self.user(uid: user.uid, in: db) != nil { throw AuthError.duplicateLocalID }
-        if let email = user.email, !user.emailIsShared, try self.user(email: email, in: db) != nil {
+    static func insert(_ user: UserRecord, in db: any AccountRows) throws {
+        if try db.user(uid: user.uid) != nil { throw AuthError.duplicateLocalID }
+        if let email = user.email, !user.emailIsShared, try db.user(email: email) != nil {
             throw AuthError.emailExists
         }
-        if let phone = user.phoneNumber, try self.user(phoneNumber: phone, in: db) != nil {
+        if let phone = user.phoneNumber, try db.user(phoneNumber: phone) != nil {
             throw AuthError.phoneNumberExists
         }
-        try db.execute(
-            """
-            INSERT INTO auth_users(\(unsafeSQL: columns)) VALUES (
-                \(user.uid), \(user.ownedEmail), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
-                \(user.displayName), \(user.photoURL), \(user.phoneNumber), \(user.disabled), \(user.customClaims),
-                \(user.validSince), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \(user.customAuth),
-                \(user.sharedEmail))
-            """)
+        try db.insertUser(user)
     }
 
     /// Writes every field of `user` over the row with its uid, checking email and phone uniqueness first.
-    static func update(_ user: UserRecord, in db: SQLiteConnection) throws {
-        if let email = user.email, !user.emailIsShared, let other = try self.user(email: email, in: db),
-            other.uid != user.uid
-        {
+    static func update(_ user: UserRecord, in db: any AccountRows) throws {
+        if let email = user.email, !user.emailIsShared, let other = try db.user(email: email), other.uid != user.uid {
             throw AuthError.emailExists
         }
-        if let phone = user.phoneNumber, let other = try self.user(phoneNumber: phone, in: db), other.uid != user.uid {
+        if let phone = user.phoneNumber, let other = try db.user(phoneNumber: phone), other.uid != user.uid {
             throw AuthError.phoneNumberExists
         }
-        try db.execute(
-            """
-            UPDATE auth_users SET email = \(user.ownedEmail), shared_email = \(user.sharedEmail),
-                email_verified = \(user.emailVerified),
-                password_hash = \(user.passwordHash), password_updated_at = \(user.passwordUpdatedAt),
-                display_name = \(user.displayName), photo_url = \(user.photoURL), phone_number = \(user.phoneNumber),
-                disabled = \(user.disabled), custom_claims = \(user.customClaims), valid_since = \(user.validSince),
-                created_at = \(user.createdAt), last_login_at = \(user.lastLoginAt),
-                last_refresh_at = \(user.lastRefreshAt), custom_auth = \(user.customAuth)
-            WHERE uid = \(user.uid)
-            """)
-        guard db.changes == 1 else { throw AuthError.userNotFound }
+        guard try db.updateUser(user) else { throw AuthError.userNotFound }
     }
 
-    /// Deletes the user; refresh tokens and codes go with it (`ON DELETE CASCADE`). Returns whether it existed.
+    /// Deletes the user; refresh tokens and codes go with it. Returns whether it existed.
     @discardableResult
-    static func delete(uid: String, in db: SQLiteConnection) throws -> Bool {
-        try db.execute("DELETE FROM auth_users WHERE uid = \(uid)")
-        return db.changes > 0
+    static func delete(uid: String, in db: any AccountRows) throws -> Bool {
+        try db.deleteUser(uid: uid)
     }
 
-    static func deleteAll(in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM auth_users")
+    static func deleteAll(in db: any AccountRows) throws {
+        try db.deleteAllUsers()
     }
 }
 
-/// `auth_provider_links` rows: which provider identities belong to which account.
+/// Provider links: which provider identities belong to which account.
 enum ProviderLinkRows {
-    static func links(uid: String, in db: SQLiteConnection) throws -> [ProviderLink] {
-        try db.fetchAll(
-            """
-            SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
-            WHERE uid = \(uid) ORDER BY provider_id
-            """
-        ).map(decodeLink)
+    static func links(uid: String, in db: any AccountRows) throws -> [ProviderLink] {
+        try db.links(uid: uid)
     }
 
     /// Up to `limit` identities at `providerID`, in user-ID order.
-    static func links(providerID: String, limit: Int, in db: SQLiteConnection) throws -> [ProviderLink] {
-        try db.fetchAll(
-            """
-            SELECT provider_id, raw_id, email, display_name, photo_url FROM auth_provider_links
-            WHERE provider_id = \(providerID) ORDER BY raw_id LIMIT \(limit)
-            """
-        ).map(decodeLink)
-    }
-
-    private static func decodeLink(_ row: SQLiteRow) -> ProviderLink {
-        var link = ProviderLink(providerID: row.string(0) ?? "", rawID: row.string(1) ?? "")
-        link.email = row.string(2)
-        link.displayName = row.string(3)
-        link.photoURL = row.string(4)
-        return link
+    static func links(providerID: String, limit: Int, in db: any AccountRows) throws -> [ProviderLink] {
+        try db.links(providerID: providerID, limit: limit)
     }
 
     /// The account `rawID` at `providerID` is linked to.
-    static func owner(providerID: String, rawID: String, in db: SQLiteConnection) throws -> String? {
-        try db.fetchOne(
-            "SELECT uid FROM auth_provider_links WHERE provider_id = \(providerID) AND raw_id = \(rawID)"
-        )?.string(0)
+    static func owner(providerID: String, rawID: String, in db: any AccountRows) throws -> String? {
+        try db.linkOwner(providerID: providerID, rawID: rawID)
     }
 
     /// Links `link` to `uid`, or refreshes the profile of the existing link.
-    static func upsert(_ link: ProviderLink, uid: String, at milliseconds: Int64, in db: SQLiteConnection) throws {
-        try db.execute(
-            """
-            INSERT INTO auth_provider_links(provider_id, raw_id, uid, email, display_name, photo_url, linked_at)
-            VALUES (\(link.providerID), \(link.rawID), \(uid), \(link.email), \(link.displayName), \(link.photoURL),
-                    \(milliseconds))
-            ON CONFLICT(provider_id, raw_id) DO UPDATE SET email = excluded.email,
-                display_name = excluded.display_name, photo_url = excluded.photo_url
-            """)
+    static func upsert(_ link: ProviderLink, uid: String, at milliseconds: Int64, in db: any AccountRows) throws {
+        try db.upsertLink(link, uid: uid, at: milliseconds)
     }
 
     /// Unlinks `providerID` from `uid`.
-    static func delete(providerID: String, uid: String, in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM auth_provider_links WHERE uid = \(uid) AND provider_id = \(providerID)")
+    static func delete(providerID: String, uid: String, in db: any AccountRows) throws {
+        try db.deleteLink(providerID: providerID, uid: uid)
     }
 }
 
-/// `auth_refresh_tokens` rows, keyed by the SHA-256 of the token.
-enum RefreshTokenRows {
-    struct Row: Sendable {
-        var uid: String
-        var provider: String
-        var extraClaims: String?
-        var createdAt: Int64
-    }
+/// Refresh tokens, keyed by the SHA-256 of the token.
+package enum RefreshTokenRows {
+    /// One stored refresh token.
+    package struct Row: Sendable {
+        package var uid: String
+        package var provider: String
+        package var extraClaims: String?
+        package var createdAt: Int64
 
-    static func insert(hash: [UInt8], row: Row, in db: SQLiteConnection) throws {
-        try db.execute(
-            """
-            INSERT INTO auth_refresh_tokens(token_hash, uid, provider, extra_claims, created_at, last_used_at)
-            VALUES (\(hash), \(row.uid), \(row.provider), \(row.extraClaims), \(row.createdAt), \(row.createdAt))
-            """)
-    }
-
-    static func find(hash: [UInt8], in db: SQLiteConnection) throws -> Row? {
-        try db.fetchOne(
-            "SELECT uid, provider, extra_claims, created_at FROM auth_refresh_tokens WHERE token_hash = \(hash)"
-        ).map {
-            Row(
-                uid: $0.string(0) ?? "", provider: $0.string(1) ?? "", extraClaims: $0.string(2),
-                createdAt: $0.int64(3) ?? 0)
+        /// A row with every field given.
+        package init(uid: String, provider: String, extraClaims: String?, createdAt: Int64) {
+            self.uid = uid
+            self.provider = provider
+            self.extraClaims = extraClaims
+            self.createdAt = createdAt
         }
     }
 
-    static func touch(hash: [UInt8], at milliseconds: Int64, in db: SQLiteConnection) throws {
-        try db.execute("UPDATE auth_refresh_tokens SET last_used_at = \(milliseconds) WHERE token_hash = \(hash)")
+    static func insert(hash: [UInt8], row: Row, in db: any AccountRows) throws {
+        try db.insertRefreshToken(hash: hash, row: row)
+    }
+
+    static func find(hash: [UInt8], in db: any AccountRows) throws -> Row? {
+        try db.refreshToken(hash: hash)
+    }
+
+    static func touch(hash: [UInt8], at milliseconds: Int64, in db: any AccountRows) throws {
+        try db.touchRefreshToken(hash: hash, at: milliseconds)
     }
 
     /// Revokes every refresh token of `uid`.
-    static func deleteAll(uid: String, in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM auth_refresh_tokens WHERE uid = \(uid)")
+    static func deleteAll(uid: String, in db: any AccountRows) throws {
+        try db.deleteRefreshTokens(uid: uid)
     }
 
-    static func count(uid: String, in db: SQLiteConnection) throws -> Int {
-        try db.fetchOne("SELECT count(*) FROM auth_refresh_tokens WHERE uid = \(uid)")?.int(0) ?? 0
+    static func count(uid: String, in db: any AccountRows) throws -> Int {
+        try db.refreshTokenCount(uid: uid)
     }
 }
 
-/// `auth_oob_codes` rows, keyed by the SHA-256 of the code.
-enum OobCodeRows {
-    struct Row: Sendable {
-        var uid: String
-        var requestType: OobRequestType
-        var email: String
-        var newEmail: String?
-        var expiresAt: Int64
-    }
+/// One-time codes, keyed by the SHA-256 of the code.
+package enum OobCodeRows {
+    /// One stored one-time code.
+    package struct Row: Sendable {
+        package var uid: String
+        package var requestType: OobRequestType
+        package var email: String
+        package var newEmail: String?
+        package var expiresAt: Int64
 
-    static func insert(hash: [UInt8], row: Row, createdAt: Int64, in db: SQLiteConnection) throws {
-        try db.execute(
-            """
-            INSERT INTO auth_oob_codes(code_hash, uid, request_type, email, new_email, created_at, expires_at)
-            VALUES (\(hash), \(row.uid), \(row.requestType.rawValue), \(row.email), \(row.newEmail), \(createdAt),
-                    \(row.expiresAt))
-            """)
-    }
-
-    static func find(hash: [UInt8], in db: SQLiteConnection) throws -> Row? {
-        try db.fetchOne(
-            "SELECT uid, request_type, email, new_email, expires_at FROM auth_oob_codes WHERE code_hash = \(hash)"
-        ).flatMap { row in
-            OobRequestType(rawValue: row.string(1) ?? "").map {
-                Row(
-                    uid: row.string(0) ?? "", requestType: $0, email: row.string(2) ?? "", newEmail: row.string(3),
-                    expiresAt: row.int64(4) ?? 0)
-            }
+        /// A row with every field given.
+        package init(uid: String, requestType: OobRequestType, email: String, newEmail: String?, expiresAt: Int64) {
+            self.uid = uid
+            self.requestType = requestType
+            self.email = email
+            self.newEmail = newEmail
+            self.expiresAt = expiresAt
         }
     }
 
-    static func delete(hash: [UInt8], in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM auth_oob_codes WHERE code_hash = \(hash)")
+    static func insert(hash: [UInt8], row: Row, createdAt: Int64, in db: any AccountRows) throws {
+        try db.insertOobCode(hash: hash, row: row, createdAt: createdAt)
+    }
+
+    static func find(hash: [UInt8], in db: any AccountRows) throws -> Row? {
+        try db.oobCode(hash: hash)
+    }
+
+    static func delete(hash: [UInt8], in db: any AccountRows) throws {
+        try db.deleteOobCode(hash: hash)
     }
 
     /// Forgets codes that expired more than a day ago; younger expired ones still answer `EXPIRED_OOB_CODE`.
-    static func prune(before seconds: Int64, in db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM auth_oob_codes WHERE expires_at < \(seconds - 86_400)")
+    static func prune(before seconds: Int64, in db: any AccountRows) throws {
+        try db.deleteOobCodes(expiredBefore: seconds - 86_400)
     }
 }
 

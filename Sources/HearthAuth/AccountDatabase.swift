@@ -11,7 +11,7 @@ import Synchronization
 /// The `hearth users` command runs in a process of its own, beside a server that may be running and holding the data
 /// directory; there (and in tests of the accounts alone) the accounts open their own connections: one writer behind a
 /// lock, the process's only writer, and a small pool of readers. SQLite's file locks order the two processes' writes.
-final class AccountDatabase: Sendable {
+package final class AccountDatabase: Sendable {
     /// The database file name inside the data directory, shared with the documents engine.
     static let fileName = "hearth.sqlite"
 
@@ -21,6 +21,8 @@ final class AccountDatabase: Sendable {
         case shared(SQLiteDatabase)
         /// Connections of the accounts' own (the `hearth users` process).
         case own(OwnConnections)
+        /// Another engine's (PostgreSQL), which its owner closes.
+        case external(any AccountStorage)
     }
 
     /// The accounts' own writer, behind a lock, and readers.
@@ -46,6 +48,11 @@ final class AccountDatabase: Sendable {
             throw .internal("cannot open the accounts database: \(error)")
         }
         backend = .shared(database)
+    }
+
+    /// The accounts in another engine (`storage`, already migrated), which its owner closes.
+    package init(storage: any AccountStorage) {
+        backend = .external(storage)
     }
 
     /// Opens (creating and migrating) the database in `directory` with connections of its own, for a process that
@@ -76,15 +83,19 @@ final class AccountDatabase: Sendable {
     /// Runs `body` atomically on the writer (the server's: a savepoint of a group commit, waited for; our own: an
     /// `IMMEDIATE` transaction); SQLite errors become `INTERNAL_ERROR`, and errors `body` throws (`AuthError`) pass
     /// through after the rollback.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
+    func write<T: Sendable>(_ body: (any AccountRows) throws -> T) throws(AuthError) -> T {
         // After the write, committed or not: a status read while it ran must not be kept.
         defer { tokenStatuses.invalidate() }
         do {
             switch backend {
             case .shared(let database):
-                return try database.writeAndWait(body)
+                return try database.writeAndWait { db in try body(SQLiteAccountRows(db: db)) }
             case .own(let own):
-                return try own.writer.withLock { db in try db.transaction(.immediate) { try body(db) } }
+                return try own.writer.withLock { db in
+                    try db.transaction(.immediate) { try body(SQLiteAccountRows(db: db)) }
+                }
+            case .external(let storage):
+                return try storage.writeAccounts(body)
             }
         } catch let error as AuthError {
             throw error
@@ -108,11 +119,12 @@ final class AccountDatabase: Sendable {
     }
 
     /// Runs `body` on a read-only connection (the latest committed snapshot).
-    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(AuthError) -> T {
+    func read<T: Sendable>(_ body: (any AccountRows) throws -> T) throws(AuthError) -> T {
         do {
             switch backend {
-            case .shared(let database): return try database.readConnection(body)
-            case .own(let own): return try own.readers.withConnection { db in try body(db) }
+            case .shared(let database): return try database.readConnection { db in try body(SQLiteAccountRows(db: db)) }
+            case .own(let own): return try own.readers.withConnection { db in try body(SQLiteAccountRows(db: db)) }
+            case .external(let storage): return try storage.readAccounts(body)
             }
         } catch let error as AuthError {
             throw error

@@ -96,10 +96,7 @@ extension AccountService {
         try database.read { db in
             let count = try UserRows.count(in: db)
             guard !countOnly else { return (count, []) }
-            let rows = try db.fetchAll(
-                "SELECT \(unsafeSQL: UserRows.columns) FROM auth_users ORDER BY uid LIMIT \(min(max(limit, 1), 500)) OFFSET \(max(offset, 0))"
-            )
-            return (count, try rows.compactMap { try UserRows.withLinks(UserRows.decode($0), db) })
+            return (count, try UserRows.page(limit: min(max(limit, 1), 500), offset: max(offset, 0), in: db))
         }
     }
 

@@ -152,7 +152,7 @@ extension AccountService {
     /// profile fields filled from the provider, its address marked verified when the provider vouches for it.
     private static func signIn(
         _ user: inout UserRecord, with link: ProviderLink, _ identity: FederatedIdentity, at now: Int64,
-        in db: SQLiteConnection
+        in db: any AccountRows
     ) throws -> UserRecord {
         if identity.emailVerified, let email = identity.email, user.email == email { user.emailVerified = true }
         if user.displayName == nil { user.displayName = identity.displayName }

@@ -124,13 +124,11 @@ extension AccountService {
         return try database.write { db in
             var refused: [(index: Int, message: String)] = []
             for (index, imported) in users.enumerated() {
-                try db.execute("SAVEPOINT import_row")
                 do {
-                    try Self.importRow(imported, algorithm: algorithm, now: now, seconds: seconds, in: db)
-                    try db.execute("RELEASE import_row")
+                    try db.savepoint {
+                        try Self.importRow(imported, algorithm: algorithm, now: now, seconds: seconds, in: db)
+                    }
                 } catch let error as AuthError where error.status == 400 {
-                    try db.execute("ROLLBACK TO import_row")
-                    try db.execute("RELEASE import_row")
                     refused.append((index, error.message))
                 }
             }
@@ -184,7 +182,7 @@ extension AccountService {
 
     private static func importRow(
         _ imported: ImportedUser, algorithm: PasswordHashAlgorithm?, now: Int64, seconds: Int64,
-        in db: SQLiteConnection
+        in db: any AccountRows
     ) throws {
         guard let uid = imported.localID, !uid.isEmpty else { throw AuthError.missingLocalID }
         guard uid.utf8.count <= 128 else { throw AuthError("INVALID_LOCAL_ID") }

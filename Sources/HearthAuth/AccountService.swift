@@ -49,19 +49,29 @@ public final class AccountService: Sendable {
     ///   - database: the server's open database, whose single writer then runs every account write (the server
     ///     closes it); `nil` opens connections of the accounts' own, for a process that runs no server
     ///     (`hearth users`).
-    public init(
+    public convenience init(
         configuration: AccountsConfiguration, mailer: any Mailer, logger: Logger = Logger(level: .error) { _ in },
         clock: WallClock = .system, database: SQLiteDatabase? = nil
+    ) throws(AuthError) {
+        let accounts =
+            if let database {
+                try AccountDatabase(database: database)
+            } else {
+                try AccountDatabase(directory: configuration.dataDirectory)
+            }
+        try self.init(configuration: configuration, mailer: mailer, logger: logger, clock: clock, accounts: accounts)
+    }
+
+    /// The accounts in `accounts` (another engine's, for instance), everything else as the public initializer.
+    package init(
+        configuration: AccountsConfiguration, mailer: any Mailer, logger: Logger, clock: WallClock,
+        accounts: AccountDatabase
     ) throws(AuthError) {
         self.configuration = configuration
         domains = Mutex(configuration.authorizedDomains)
         self.clock = clock
         self.logger = logger
-        if let database {
-            self.database = try AccountDatabase(database: database)
-        } else {
-            self.database = try AccountDatabase(directory: configuration.dataDirectory)
-        }
+        self.database = accounts
         let keyDirectory = (configuration.dataDirectory as NSString).appendingPathComponent("keys")
         keys = try SigningKeys(
             directory: (keyDirectory as NSString).appendingPathComponent("signing"),
@@ -156,7 +166,7 @@ public final class AccountService: Sendable {
     }
 
     /// Ends every session of `uid`: refresh tokens deleted, ID tokens issued before now refused.
-    func revokeSessions(of user: inout UserRecord, in db: SQLiteConnection) throws {
+    func revokeSessions(of user: inout UserRecord, in db: any AccountRows) throws {
         user.validSince = clock.seconds
         try RefreshTokenRows.deleteAll(uid: user.uid, in: db)
     }

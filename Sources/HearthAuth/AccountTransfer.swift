@@ -12,7 +12,7 @@ package enum AccountTransfer {
         guard try StoreTransfer.hasTable("auth_users", in: db) else { return }
         var after: String?
         while true {
-            let page = try UserRows.page(after: after, limit: 500, in: db)
+            let page = try UserRows.page(after: after, limit: 500, in: SQLiteAccountRows(db: db))
             for user in page { try body(user) }
             guard let last = page.last, page.count == 500 else { return }
             after = last.uid
@@ -106,7 +106,8 @@ package enum AccountTransfer {
     /// one or, when any is refused (a uid, email or phone number taken twice), none.
     package static func restore(_ users: [UserRecord], into database: SQLiteDatabase, at milliseconds: Int64) throws {
         try database.migrate(component: AccountSchema.component, migrations: AccountSchema.migrations)
-        try database.writeAndWait { db in
+        try database.writeAndWait { connection in
+            let db = SQLiteAccountRows(db: connection)
             for user in users {
                 do {
                     try UserRows.insert(user, in: db)

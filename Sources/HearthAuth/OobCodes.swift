@@ -12,7 +12,7 @@ enum OobCodes {
     static func hash(_ code: String) -> [UInt8] { SHA256.hash(Array(code.utf8)) }
 
     /// The code's row, still usable: `INVALID_OOB_CODE` when unknown or used, `EXPIRED_OOB_CODE` when past its expiry.
-    static func peek(hash: [UInt8], at now: Int64, in db: SQLiteConnection) throws -> OobCodeRows.Row {
+    static func peek(hash: [UInt8], at now: Int64, in db: any AccountRows) throws -> OobCodeRows.Row {
         guard let row = try OobCodeRows.find(hash: hash, in: db) else { throw AuthError.invalidOobCode }
         guard row.expiresAt > now else { throw AuthError.expiredOobCode }
         return row
@@ -20,7 +20,7 @@ enum OobCodes {
 
     /// As `peek`, and deletes the code so it cannot be used twice (inside the caller's transaction, so a failed
     /// step puts it back).
-    static func take(hash: [UInt8], at now: Int64, in db: SQLiteConnection) throws -> OobCodeRows.Row {
+    static func take(hash: [UInt8], at now: Int64, in db: any AccountRows) throws -> OobCodeRows.Row {
         let row = try peek(hash: hash, at: now, in: db)
         try OobCodeRows.delete(hash: hash, in: db)
         return row

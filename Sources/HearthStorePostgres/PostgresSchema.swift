@@ -79,6 +79,71 @@ enum PostgresSchema {
                 "ALTER TABLE commit_clock ADD COLUMN last_tree_sequence int8 NOT NULL DEFAULT 0",
             ]
         ),
+        (
+            30,
+            [
+                // Identity Toolkit accounts (PostgresAccountRows), as hearth.sqlite's auth tables: times in Unix
+                // milliseconds, refresh tokens and one-time codes only as their SHA-256.
+                """
+                CREATE TABLE auth_users(
+                    uid text PRIMARY KEY,
+                    email text UNIQUE,
+                    email_verified bool NOT NULL DEFAULT false,
+                    password_hash text,
+                    password_updated_at int8,
+                    display_name text,
+                    photo_url text,
+                    phone_number text UNIQUE,
+                    disabled bool NOT NULL DEFAULT false,
+                    custom_claims text,
+                    valid_since int8 NOT NULL,
+                    created_at int8 NOT NULL,
+                    last_login_at int8,
+                    last_refresh_at int8,
+                    custom_auth bool NOT NULL DEFAULT false,
+                    shared_email text
+                )
+                """,
+                "CREATE INDEX auth_users_shared_email ON auth_users(shared_email)",
+                """
+                CREATE TABLE auth_refresh_tokens(
+                    token_hash bytea PRIMARY KEY,
+                    uid text NOT NULL REFERENCES auth_users(uid) ON DELETE CASCADE,
+                    provider text NOT NULL,
+                    extra_claims text,
+                    created_at int8 NOT NULL,
+                    last_used_at int8
+                )
+                """,
+                "CREATE INDEX auth_refresh_tokens_uid ON auth_refresh_tokens(uid)",
+                """
+                CREATE TABLE auth_oob_codes(
+                    code_hash bytea PRIMARY KEY,
+                    uid text NOT NULL REFERENCES auth_users(uid) ON DELETE CASCADE,
+                    request_type text NOT NULL,
+                    email text NOT NULL,
+                    new_email text,
+                    created_at int8 NOT NULL,
+                    expires_at int8 NOT NULL
+                )
+                """,
+                "CREATE INDEX auth_oob_codes_uid ON auth_oob_codes(uid)",
+                "CREATE INDEX auth_oob_codes_expiry ON auth_oob_codes(expires_at)",
+                """
+                CREATE TABLE auth_provider_links(
+                    provider_id text NOT NULL,
+                    raw_id text NOT NULL,
+                    uid text NOT NULL REFERENCES auth_users(uid) ON DELETE CASCADE,
+                    email text,
+                    display_name text,
+                    photo_url text,
+                    linked_at int8 NOT NULL,
+                    PRIMARY KEY(provider_id, raw_id)
+                )
+                """,
+                "CREATE UNIQUE INDEX auth_provider_links_uid ON auth_provider_links(uid, provider_id)",
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).

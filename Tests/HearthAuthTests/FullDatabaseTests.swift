@@ -12,8 +12,12 @@ struct FullDatabaseTests {
         let fixture = try Fixture()
         _ = try fixture.signUp("first@example.com")
         // SQLite's page limit stands in for the disk: no new page can be had, exactly as with a full disk.
-        let pages = try fixture.service.database.read { db in try db.fetchOne("PRAGMA page_count")?.int(0) ?? 0 }
-        try fixture.service.database.write { db in try db.execute("PRAGMA max_page_count = " + String(pages)) }
+        let pages = try fixture.service.database.read { db in
+            try #require(db as? SQLiteAccountRows).db.fetchOne("PRAGMA page_count")?.int(0) ?? 0
+        }
+        try fixture.service.database.write { db in
+            try #require(db as? SQLiteAccountRows).db.execute("PRAGMA max_page_count = " + String(pages))
+        }
         var failure: AuthError?
         do {
             for index in 0..<500 { _ = try fixture.signUp("user\(index)@example.com") }
@@ -24,7 +28,9 @@ struct FullDatabaseTests {
         #expect(error.status == 503, "\(error)")
         #expect(error.statusName == "UNAVAILABLE")
         #expect(error.code == "UNAVAILABLE")
-        try fixture.service.database.write { db in try db.execute("PRAGMA max_page_count = 1073741823") }
+        try fixture.service.database.write { db in
+            try #require(db as? SQLiteAccountRows).db.execute("PRAGMA max_page_count = 1073741823")
+        }
         #expect(authErrorCode { _ = try fixture.signUp("first@example.com") } == "EMAIL_EXISTS")
         _ = try fixture.signUp("after@example.com")
     }
