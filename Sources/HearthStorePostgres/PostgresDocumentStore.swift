@@ -78,12 +78,8 @@ public final class PostgresDocumentStore: DocumentStore {
         if paths.count == 1 {
             return try read("reading a document") { db in [try PostgresDocumentRows.fetch(paths[0], in: db)] }
         }
-        do {
-            return try readers.withTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
-                try paths.map { path in try PostgresDocumentRows.fetch(path, in: db) }
-            }
-        } catch {
-            throw hearthError(error, doing: "reading documents")
+        return try readSnapshot("reading documents") { db in
+            try paths.map { path in try PostgresDocumentRows.fetch(path, in: db) }
         }
     }
 
@@ -169,10 +165,19 @@ public final class PostgresDocumentStore: DocumentStore {
         readers.close()
     }
 
-    /// Runs a read, mapping its failure.
-    private func read<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
+    /// Runs a read on one connection, mapping its failure (the tree engine's reads too).
+    func read<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
         do {
             return try readers.withConnection(idempotent: true, body)
+        } catch {
+            throw hearthError(error, doing: what)
+        }
+    }
+
+    /// Runs reads that must agree in one read-only snapshot, mapping its failure (the tree engine's reads too).
+    func readSnapshot<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
+        do {
+            return try readers.withTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
         } catch {
             throw hearthError(error, doing: what)
         }

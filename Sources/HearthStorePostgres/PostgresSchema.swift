@@ -55,7 +55,30 @@ enum PostgresSchema {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            20,
+            [
+                // The tree (Realtime Database data): one row per leaf and per priority, keyed by the order-preserving
+                // encoding of namespace and path (TreeKeyCodec), so a subtree is one range of the primary key —
+                // bytea compares bytes. `value` is the leaf with its type (PostgresTreeRows).
+                "CREATE TABLE tree_nodes(key bytea PRIMARY KEY, value bytea NOT NULL)",
+                // The tree's change log, written in each tree write's transaction; `data` as TreeChangeData.
+                """
+                CREATE TABLE tree_changes(
+                    sequence int8 PRIMARY KEY,
+                    commit_time int8 NOT NULL,
+                    namespace text NOT NULL,
+                    kind text NOT NULL,
+                    path text NOT NULL,
+                    data bytea NOT NULL
+                )
+                """,
+                // Tree sequences are their own, handed out under the same clock row lock that orders every commit,
+                // so tree and document commit times increase together.
+                "ALTER TABLE commit_clock ADD COLUMN last_tree_sequence int8 NOT NULL DEFAULT 0",
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 extension DocumentStoreConformance {
-    static let changeLogChecks: [ConformanceCheck] = [
+    static let changeLogChecks: [DocumentConformanceCheck] = [
         ConformanceCheck("the change log records before and after in commit order") { store in
             #expect(try store.head() == 0)
             try await store.commitOrThrow([set("c/a", ["v": .integer(1)])])

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 extension DocumentStoreConformance {
-    static let commitChecks: [ConformanceCheck] = [
+    static let commitChecks: [DocumentConformanceCheck] = [
         ConformanceCheck("committed documents read back with their times") { store in
             let result = try await store.commitOrThrow([
                 set("c/a", ["n": .integer(1)]), set("c/b", ["s": .string("x")]),

@@ -8,7 +8,7 @@ import Testing
 /// SQLite's own commit behaviour; what every engine must do is in ``DocumentStoreConformance`` (run below).
 @Suite struct CommitTests {
     @Test(arguments: DocumentStoreConformance.checks)
-    func conformsToTheDocumentStoreSuite(_ check: ConformanceCheck) async throws {
+    func conformsToTheDocumentStoreSuite(_ check: DocumentConformanceCheck) async throws {
         try await check.run { body in
             let temporary = try TemporaryStore()
             try await body(temporary.store)

@@ -10,7 +10,8 @@ extension CommitWriter {
         do {
             return .success(
                 try connection.savepoint("tree") { () throws -> (outcome: TreeWriteOutcome, writes: Int) in
-                    let applied = try TreeWriteApplier.apply(write, commitTime: commitTime.microseconds, in: connection)
+                    let applied = try TreeWriteApplier.apply(
+                        write, commitTime: commitTime.microseconds, in: SQLiteTreeRows(db: connection))
                     if case .committed(let change) = applied.outcome, let receipt = write.receipt {
                         try WriteReceipts.record(
                             receipt.id, answer: receipt.answer(change),

@@ -65,7 +65,7 @@ package enum StoreTransfer {
                 let namespace = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
                 return (namespace, TreeKeyCodec.segments(of: bytes, after: min(end + 1, bytes.count)))
             }
-            if let leaf = TreeRows.leaf(row.value(at: 1)) { try body(namespace, segments, leaf) }
+            if let leaf = SQLiteTreeRows.leaf(row.value(at: 1)) { try body(namespace, segments, leaf) }
         }
     }
 

@@ -26,7 +26,8 @@ public final class SQLiteTreeStore: TreeStore {
         try database.read { db in
             try db.transaction(.deferred) {
                 TreeSnapshot(
-                    node: try TreeRows.node(namespace, path, in: db), sequence: try TreeChangeTable.lastSequence(in: db)
+                    node: try SQLiteTreeRows(db: db).node(namespace, path),
+                    sequence: try TreeChangeTable.lastSequence(in: db)
                 )
             }
         }
@@ -36,12 +37,12 @@ public final class SQLiteTreeStore: TreeStore {
     public func shallow(
         _ namespace: String, at path: TreePath, after: String?, limit: Int?, auth: AuthContext?
     ) throws(HearthError) -> TreeShallow {
-        try database.read { db in try TreeRows.shallow(namespace, path, after: after, limit: limit, in: db) }
+        try database.read { db in try SQLiteTreeRows(db: db).shallow(namespace, path, after: after, limit: limit) }
     }
 
     /// The priority of the node at a location: one row.
     public func priority(_ namespace: String, at path: TreePath) throws(HearthError) -> TreeLeaf? {
-        try database.read { db in try TreeRows.priority(namespace, path, in: db) }
+        try database.read { db in try SQLiteTreeRows(db: db).priority(namespace, path) }
     }
 
     /// Change-log entries after `sequence`, oldest first.

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthSQLite
+import HearthStore
 
 /// The `tree_changes` table: one row per committed tree write, appended in the write's own savepoint (so a
 /// rolled-back write leaves no row), read back by listeners that fell behind, and pruned by count.
@@ -17,7 +18,7 @@ enum TreeChangeTable: ChangeLogTable {
         try db.execute(
             """
             INSERT INTO tree_changes(commit_time, namespace, kind, path, data)
-            VALUES (\(commitTime), \(namespace), \(kind.rawValue), \(path.description), \(encode(kind, updates)))
+            VALUES (\(commitTime), \(namespace), \(kind.rawValue), \(path.description), \(TreeChangeData.encode(kind, updates)))
             """)
         return TreeChange(
             sequence: db.lastInsertRowID, commitTime: commitTime, namespace: namespace, kind: kind, path: path,
@@ -33,11 +34,10 @@ enum TreeChangeTable: ChangeLogTable {
             """)
         return try rows.map { row in
             let kind = TreeChange.Kind(rawValue: row.string(3) ?? "") ?? .put
-            let path = TreePath(segments: (row.string(4) ?? "").split(separator: "/").map(String.init))
-            let json = try JSONParser.parse(row.blob(5) ?? [])
+            let path = TreeChangeData.storedPath(row.string(4) ?? "")
             return TreeChange(
                 sequence: row.int64(0) ?? 0, commitTime: row.int64(1) ?? 0, namespace: row.string(2) ?? "", kind: kind,
-                path: path, updates: try decode(kind, json))
+                path: path, updates: try TreeChangeData.decode(kind, row.blob(5) ?? []))
         }
     }
 
@@ -50,29 +50,5 @@ enum TreeChangeTable: ChangeLogTable {
     static func prune(retention: Int, in db: SQLiteConnection) throws {
         try db.execute(
             "DELETE FROM tree_changes WHERE sequence <= (SELECT MAX(sequence) FROM tree_changes) - \(retention)")
-    }
-
-    private static func encode(_ kind: TreeChange.Kind, _ updates: [TreeChange.Update]) -> [UInt8] {
-        switch kind {
-        case .put:
-            return TreeNode.json(updates.first?.node, .export).serialized()
-        case .patch:
-            var members: [String: JSONValue] = [:]
-            for update in updates { members[update.path.description] = TreeNode.json(update.node, .export) }
-            return JSONValue.object(members).serialized()
-        }
-    }
-
-    private static func decode(_ kind: TreeChange.Kind, _ json: JSONValue) throws -> [TreeChange.Update] {
-        switch kind {
-        case .put:
-            return [TreeChange.Update(path: .root, node: try TreeWriteValue(json: json, at: .root).node)]
-        case .patch:
-            // The writer applies (and publishes) a PATCH's updates in path order; read them back the same way.
-            return try (json.objectValue ?? [:]).map { entry in
-                let path = TreePath(segments: entry.key.split(separator: "/").map(String.init))
-                return TreeChange.Update(path: path, node: try TreeWriteValue(json: entry.value, at: path).node)
-            }.sorted { $0.path < $1.path }
-        }
     }
 }

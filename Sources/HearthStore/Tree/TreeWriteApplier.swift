@@ -1,15 +1,13 @@
 import HearthCore
-import HearthSQLite
-import HearthStore
 
-/// A tree write worked out on the writer connection: fill in server values against the data as it is now, let the
+/// A tree write worked out inside the engine's write transaction: fill in server values against the data as it is now, let the
 /// rules judge the result, check `if-match`, replace the touched ranges and log the change. Rules come before
 /// `if-match` so a caller the rules refuse learns nothing from a 412. The writer records the receipt and publishes
 /// the change after `COMMIT`.
-enum TreeWriteApplier {
+package enum TreeWriteApplier {
     /// The write's outcome, and how many updates it stored (0 when refused or stale).
-    static func apply(
-        _ write: TreeWrite, commitTime: Int64, in db: SQLiteConnection
+    package static func apply(
+        _ write: TreeWrite, commitTime: Int64, in db: some TreeRowAccess
     ) throws -> (outcome: TreeWriteOutcome, writes: Int) {
         let nowMillis = commitTime / 1000
         let kind: TreeChange.Kind
@@ -30,7 +28,7 @@ enum TreeWriteApplier {
             }
         case .priority(let priority):
             kind = .put
-            var node = try TreeRows.node(write.namespace, write.path, in: db)
+            var node = try db.node(write.namespace, write.path)
             node?.priority = priority
             updates = [TreeChange.Update(path: .root, node: node)]
         }
@@ -38,46 +36,33 @@ enum TreeWriteApplier {
             let namespace = write.namespace
             let proposal = TreeWriteProposal(
                 namespace: namespace, path: write.path, updates: updates, nowMillis: nowMillis,
-                current: { path in try TreeRows.node(namespace, path, in: db) },
-                currentPriority: { path in try TreeRows.priority(namespace, path, in: db) })
+                current: { path in try db.node(namespace, path) },
+                currentPriority: { path in try db.priority(namespace, path) })
             guard try judge(proposal) else { return (.denied, 0) }
         }
         if let expected = write.ifMatch {
-            let current = try TreeRows.node(write.namespace, write.path, in: db)
+            let current = try db.node(write.namespace, write.path)
             let etag = TreeETag.of(current)
             if etag != expected { return (.preconditionFailed(current: current, etag: etag), 0) }
         }
         for update in updates {
-            try TreeRows.put(update.node, write.namespace, at: write.path.appending(update.path), in: db)
+            try db.put(update.node, write.namespace, at: write.path.appending(update.path))
         }
-        let change = try TreeChangeTable.append(
-            commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates, in: db)
+        let change = try db.appendChange(
+            commitTime: commitTime, namespace: write.namespace, kind: kind, path: write.path, updates: updates)
         return (.committed(change), updates.count)
     }
 
     private static func resolve(
-        _ value: TreeWriteValue, at path: TreePath, _ namespace: String, _ nowMillis: Int64, _ db: SQLiteConnection
+        _ value: TreeWriteValue, at path: TreePath, _ namespace: String, _ nowMillis: Int64, _ db: some TreeRowAccess
     ) throws -> TreeNode? {
         guard value.hasServerValues else { return value.node }
         var current: [TreePath: TreeNode] = [:]
         for site in value.serverValues {
-            if case .increment = site.value, let node = try TreeRows.node(namespace, path.appending(site.path), in: db)
-            {
+            if case .increment = site.value, let node = try db.node(namespace, path.appending(site.path)) {
                 current[site.path] = node
             }
         }
         return value.resolved(nowMillis: nowMillis) { current[$0] }
-    }
-}
-
-extension TreeWrite {
-    /// Whether the write only removes data (a `DELETE`, a `PUT` or `PATCH` of nulls), so a full disk still lets it
-    /// through.
-    var onlyDeletes: Bool {
-        switch operation {
-        case .put(let value): value.node == nil && !value.hasServerValues
-        case .patch(let members): members.allSatisfy { $0.value.node == nil && !$0.value.hasServerValues }
-        case .priority: false
-        }
     }
 }

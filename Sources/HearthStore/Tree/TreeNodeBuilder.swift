@@ -1,8 +1,8 @@
-import HearthCore
+package import HearthCore
 
 /// Rebuilds a node from its rows, which arrive in key order (depth-first, each node's own row before its
 /// descendants), keeping one open frame per level so each row costs O(depth) and no dictionary is copied.
-struct TreeNodeBuilder {
+package struct TreeNodeBuilder {
     private struct Frame {
         var key: String
         var children: [String: TreeNode] = [:]
@@ -14,8 +14,11 @@ struct TreeNodeBuilder {
     /// The location's own value when it is a leaf.
     private var rootLeaf: TreeLeaf?
 
+    /// An empty builder.
+    package init() {}
+
     /// Adds one row: `segments` relative to the location, ending in `.priority` for a priority row.
-    mutating func add(_ segments: [String], _ leaf: TreeLeaf) {
+    package mutating func add(_ segments: [String], _ leaf: TreeLeaf) {
         let isPriority = segments.last == TreeKeyCodec.priorityKey
         let node = isPriority ? Array(segments.dropLast()) : segments
         if node.isEmpty && !isPriority {
@@ -45,7 +48,7 @@ struct TreeNodeBuilder {
     }
 
     /// The node, once every row has been added.
-    mutating func finish() -> TreeNode? {
+    package mutating func finish() -> TreeNode? {
         close(keeping: 0)
         if let rootLeaf { return .leaf(rootLeaf, priority: frames[0].priority) }
         return TreeNode.children(frames[0].children, priority: frames[0].priority)
