@@ -1,4 +1,4 @@
-package import HearthCore
+import HearthCore
 import Synchronization
 
 /// The declared composite indexes of a database: loaded from the engine's stored catalog, reconciled with the

@@ -1,4 +1,4 @@
-package import HearthCore
+import HearthCore
 
 /// A half-open range `[lower, upper)` of index key bytes; `nil` bounds are open.
 package struct KeyRange: Sendable, Equatable, CustomStringConvertible {

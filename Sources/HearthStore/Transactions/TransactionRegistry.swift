@@ -1,6 +1,6 @@
 package import Foundation
 package import HearthCore
-import Synchronization
+package import Synchronization
 
 /// Open transactions. Read-only ones hold an engine connection inside a read transaction, which pins one
 /// consistent snapshot; read-write ones record what they read so the commit can check it is unchanged
