@@ -1,4 +1,5 @@
 import Foundation
+import HearthSQLite
 public import HearthCore
 public import HearthLog
 public import HearthStore
@@ -59,8 +60,8 @@ extension SQLiteDatabase {
         /// The wall clock; tests move it.
         public var clock: WallClock = .system
 
-        var transactionLimits: TransactionRegistry.Limits {
-            var limits = TransactionRegistry.Limits()
+        var transactionLimits: TransactionRegistry<SQLiteConnection>.Limits {
+            var limits = TransactionRegistry<SQLiteConnection>.Limits()
             limits.idleTimeout = transactionIdleTimeout
             limits.maxAge = transactionMaxAge
             return limits
