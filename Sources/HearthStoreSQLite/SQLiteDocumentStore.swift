@@ -27,7 +27,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     var diskReserve: DiskReserve? { database.diskReserve }
     private var cache: DocumentCache { database.cache }
     var catalog: IndexCatalog { database.catalog }
-    var transactions: TransactionRegistry { database.transactions }
+    var transactions: TransactionRegistry<SQLiteConnection> { database.transactions }
     /// Committed document changes, in commit order (the listener hub subscribes here).
     public var changeFeed: ChangeFeed<ChangeRecord> { database.changeFeed }
 

@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
 public import HearthLog
+import HearthSQLite
 public import HearthStore
 
 extension SQLiteDatabase {
@@ -59,8 +60,8 @@ extension SQLiteDatabase {
         /// The wall clock; tests move it.
         public var clock: WallClock = .system
 
-        var transactionLimits: TransactionRegistry.Limits {
-            var limits = TransactionRegistry.Limits()
+        var transactionLimits: TransactionRegistry<SQLiteConnection>.Limits {
+            var limits = TransactionRegistry<SQLiteConnection>.Limits()
             limits.idleTimeout = transactionIdleTimeout
             limits.maxAge = transactionMaxAge
             return limits

@@ -30,7 +30,7 @@ public final class SQLiteDatabase: Sendable {
     let cache: DocumentCache
     let catalog = IndexCatalog()
     /// Open document transactions and their pinned snapshots.
-    let transactions: TransactionRegistry
+    let transactions: TransactionRegistry<SQLiteConnection>
     /// Committed document changes, in commit order (the listener hub subscribes here).
     public let changeFeed = ChangeFeed<ChangeRecord>()
     /// Committed tree changes, in commit order (the tree listener hub subscribes here).
@@ -40,9 +40,13 @@ public final class SQLiteDatabase: Sendable {
     /// against a second process, and starts the writer and the checkpointer.
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
-        let transactions = TransactionRegistry(
+        let transactions = TransactionRegistry<SQLiteConnection>(
             limits: configuration.transactionLimits,
-            now: { [clock = configuration.clock] in Date(timeIntervalSince1970: clock.unixSeconds) })
+            now: { [clock = configuration.clock] in Date(timeIntervalSince1970: clock.unixSeconds) },
+            closeSnapshot: { connection in
+                try? connection.execute("ROLLBACK")
+                connection.close()
+            })
         self.transactions = transactions
         do {
             try FileManager.default.createDirectory(

@@ -1,39 +1,34 @@
-import Foundation
-import HearthCore
-import HearthSQLite
-import HearthStore
-import Synchronization
+package import Foundation
+package import HearthCore
+package import Synchronization
 
-/// Open transactions. Read-only ones hold a connection inside an SQLite read transaction, which pins one
+/// Open transactions. Read-only ones hold an engine connection inside a read transaction, which pins one
 /// consistent snapshot; read-write ones record what they read so the commit can check it is unchanged
 /// (optimistic concurrency: a conflict ends in `ABORTED` and the client retries, as Firestore clients do).
-final class TransactionRegistry: Sendable {
+package final class TransactionRegistry<Connection>: Sendable {
     /// Lifetimes, as Firestore's: idle transactions expire, and old ones may not commit.
-    struct Limits: Sendable {
-        var idleTimeout: TimeInterval = 60
-        var maxAge: TimeInterval = 270
+    package struct Limits: Sendable {
+        package var idleTimeout: TimeInterval = 60
+        package var maxAge: TimeInterval = 270
         /// How long a read-only transaction's snapshot lives from its start, used or not: while it is open the
         /// write-ahead log cannot start over, so a snapshot kept busy must not pin it for the whole `maxAge`.
-        var snapshotLifetime: TimeInterval = 60
-        var maxReadOnly = 64
+        package var snapshotLifetime: TimeInterval = 60
+        package var maxReadOnly = 64
         /// Read-only transactions one caller may hold at once, so one client cannot take every snapshot slot.
-        var maxReadOnlyPerCaller = 8
+        package var maxReadOnlyPerCaller = 8
         /// Open transactions of any kind one caller may hold at once (each read-write one keeps its read set).
-        var maxPerCaller = 256
+        package var maxPerCaller = 256
+
+        package init() {}
     }
 
     /// What a read-write transaction has read.
-    struct ReadSet: Sendable {
-        /// Each document read, with its update time then (`nil`: it did not exist).
-        var documents: [ResourcePath: Timestamp?] = [:]
-        /// Each query run, with the paths and update times it returned.
-        var queries: [(query: StructuredQuery, results: [ResourcePath: Timestamp])] = []
-    }
+    package typealias ReadSet = TransactionReadSet
 
     /// A pinned snapshot; its connection is used by one request at a time.
-    final class Snapshot: Sendable {
-        let connection: Mutex<SQLiteConnection>
-        init(_ connection: SQLiteConnection) { self.connection = Mutex(connection) }
+    package final class Snapshot: Sendable {
+        package let connection: Mutex<Connection>
+        init(_ connection: sending Connection) { self.connection = Mutex(connection) }
     }
 
     private enum Kind {
@@ -63,20 +58,28 @@ final class TransactionRegistry: Sendable {
     private let entries = Mutex<[TransactionID: Entry]>([:])
     private let limits: Limits
     private let now: @Sendable () -> Date
+    /// Ends a read-only transaction's snapshot (rolls its read transaction back and closes its connection).
+    private let closeSnapshot: @Sendable (inout Connection) -> Void
 
-    init(limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(
+        limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() },
+        closeSnapshot: @escaping @Sendable (inout Connection) -> Void
+    ) {
         self.limits = limits
         self.now = now
+        self.closeSnapshot = closeSnapshot
     }
 
-    static let expired = HearthError.invalidArgument(
-        "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle (a read-only one 60 seconds after it began); begin a new one."
-    )
+    package static var expired: HearthError {
+        HearthError.invalidArgument(
+            "The transaction has expired or is not valid: transactions end at commit or rollback and expire after 60 seconds idle (a read-only one 60 seconds after it began); begin a new one."
+        )
+    }
 
     /// Begins a transaction for `caller` (`nil`: no per-caller limit).
     /// - Throws: `RESOURCE_EXHAUSTED` when the caller, or everyone together, holds the most transactions allowed.
-    func begin(
-        _ mode: TransactionMode, caller: String?, openSnapshot: () throws -> SQLiteConnection
+    package func begin(
+        _ mode: TransactionMode, caller: String?, openSnapshot: () throws -> sending Connection
     ) throws -> TransactionID {
         sweep()
         var generator = SystemRandomNumberGenerator()
@@ -113,7 +116,7 @@ final class TransactionRegistry: Sendable {
     }
 
     /// The transaction's snapshot when it is read-only, `nil` when it is read-write; refreshes its idle timer.
-    func snapshot(_ id: TransactionID) throws(HearthError) -> Snapshot? {
+    package func snapshot(_ id: TransactionID) throws(HearthError) -> Snapshot? {
         let time = now()
         var ended: Entry?
         let result: Result<Snapshot?, HearthError> = entries.withLock { entries in
@@ -132,7 +135,7 @@ final class TransactionRegistry: Sendable {
     }
 
     /// Records documents a read-write transaction read (the first read of a path wins).
-    func record(_ id: TransactionID, documents: [(ResourcePath, StoredDocument?)]) {
+    package func record(_ id: TransactionID, documents: [(ResourcePath, StoredDocument?)]) {
         entries.withLock { entries in
             guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
             for (path, document) in documents where reads.documents[path] == nil {
@@ -144,7 +147,7 @@ final class TransactionRegistry: Sendable {
     }
 
     /// Records a query a read-write transaction ran, with its results.
-    func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) {
+    package func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) {
         entries.withLock { entries in
             guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
             reads.queries.append(
@@ -155,7 +158,7 @@ final class TransactionRegistry: Sendable {
     }
 
     /// Ends a transaction for its commit: its read set (`nil` for read-only ones).
-    func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
+    package func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
         let time = now()
         let result: Result<ReadSet?, HearthError> = entries.withLock { entries in
             guard let entry = entries.removeValue(forKey: id) else { return .failure(Self.expired) }
@@ -182,14 +185,14 @@ final class TransactionRegistry: Sendable {
     }
 
     /// Whether a transaction is read-only (without touching it).
-    func isReadOnly(_ id: TransactionID) -> Bool {
+    package func isReadOnly(_ id: TransactionID) -> Bool {
         entries.withLock { entries in
             if case .readOnly? = entries[id]?.kind { return true }
             return false
         }
     }
 
-    func rollback(_ id: TransactionID) throws(HearthError) {
+    package func rollback(_ id: TransactionID) throws(HearthError) {
         let entry = entries.withLock { $0.removeValue(forKey: id) }
         guard let entry else { throw Self.expired }
         close(entry)
@@ -197,7 +200,7 @@ final class TransactionRegistry: Sendable {
 
     /// Drops idle transactions and snapshots past their life. Runs at each begin and whenever the write-ahead log
     /// outgrows its limit, so an abandoned snapshot does not keep the log from starting over.
-    func sweep() {
+    package func sweep() {
         let time = now()
         let stale = entries.withLock { entries -> [Entry] in
             let ids = entries.filter { $0.value.isExpired(at: time, limits) }.map(\.key)
@@ -206,7 +209,7 @@ final class TransactionRegistry: Sendable {
         stale.forEach(close)
     }
 
-    func closeAll() {
+    package func closeAll() {
         let all = entries.withLock { entries -> [Entry] in
             defer { entries.removeAll() }
             return Array(entries.values)
@@ -216,10 +219,15 @@ final class TransactionRegistry: Sendable {
 
     private func close(_ entry: Entry) {
         if case .readOnly(let snapshot) = entry.kind {
-            snapshot.connection.withLock { connection in
-                try? connection.execute("ROLLBACK")
-                connection.close()
-            }
+            snapshot.connection.withLock { connection in closeSnapshot(&connection) }
         }
     }
+}
+
+/// What a read-write transaction has read.
+package struct TransactionReadSet: Sendable {
+    /// Each document read, with its update time then (`nil`: it did not exist).
+    package var documents: [ResourcePath: Timestamp?] = [:]
+    /// Each query run, with the paths and update times it returned.
+    package var queries: [(query: StructuredQuery, results: [ResourcePath: Timestamp])] = []
 }

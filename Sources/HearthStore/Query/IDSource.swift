@@ -1,6 +1,4 @@
 import HearthCore
-import HearthSQLite
-import HearthStore
 
 /// A sorted stream of document IDs that can jump forward: the building block of zig-zag merge joins.
 private protocol IDStream {
@@ -11,21 +9,15 @@ private protocol IDStream {
 
 /// IDs in ID order whose documents have one single-field index key, read a page at a time.
 private struct PointStream: IDStream {
-    let db: SQLiteConnection
-    let collection: String
-    let field: String
-    let kind: Int
-    let key: [UInt8]
+    let scanner: any IndexScanner
+    let point: IndexPoint
     let descending: Bool
     private var buffer: [String] = []
     private var bufferExhaustsStream = false
 
-    init(db: SQLiteConnection, collection: String, field: String, kind: Int, key: [UInt8], descending: Bool) {
-        self.db = db
-        self.collection = collection
-        self.field = field
-        self.kind = kind
-        self.key = key
+    init(scanner: any IndexScanner, point: IndexPoint, descending: Bool) {
+        self.scanner = scanner
+        self.point = point
         self.descending = descending
     }
 
@@ -48,17 +40,9 @@ private struct PointStream: IDStream {
             return buffer.first
         }
         if bufferExhaustsStream { return nil }
-        var query: SQLQuery = """
-            SELECT id FROM index_entries
-            WHERE collection = \(collection) AND field = \(field) AND kind = \(kind) AND key = \(key)
-            """
-        if let target {
-            let op = descending ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
-            query.append(" AND id \(unsafeSQL: op) \(target)")
-        }
-        query.append(" ORDER BY id \(unsafeSQL: descending ? "DESC" : "ASC") LIMIT 64")
-        let rows = try db.fetchAll(query)
-        buffer = rows.map { $0[0].stringValue ?? "" }
+        let rows = try scanner.pointIDs(
+            point, from: target, inclusive: inclusive, descending: descending, limit: 64)
+        buffer = rows
         bufferExhaustsStream = rows.count < 64
         statistics.indexEntriesRead += 1
         return buffer.first
@@ -118,25 +102,26 @@ struct IDSource: CandidateSource {
     private var last: String?
     private var started = false
 
-    init(db: SQLiteConnection, collection: ResourcePath, plan: IDPlan, descending: Bool) {
+    init(scanner: any IndexScanner, collection: ResourcePath, plan: IDPlan, descending: Bool) {
         self.collection = collection
-        stream = Self.build(plan, db: db, collection: collection.description, descending: descending)
+        stream = Self.build(plan, scanner: scanner, collection: collection, descending: descending)
     }
 
     private static func build(
-        _ plan: IDPlan, db: SQLiteConnection, collection: String, descending: Bool
+        _ plan: IDPlan, scanner: any IndexScanner, collection: ResourcePath, descending: Bool
     ) -> any IDStream {
         switch plan {
         case .point(let field, let kind, let key):
             return PointStream(
-                db: db, collection: collection, field: field, kind: kind.rawValue, key: key, descending: descending)
+                scanner: scanner, point: IndexPoint(collection: collection, field: field, kind: kind, key: key),
+                descending: descending)
         case .union(let plans):
             return UnionStream(
-                children: plans.map { build($0, db: db, collection: collection, descending: descending) },
+                children: plans.map { build($0, scanner: scanner, collection: collection, descending: descending) },
                 descending: descending)
         case .intersection(let plans):
             return IntersectionStream(
-                children: plans.map { build($0, db: db, collection: collection, descending: descending) })
+                children: plans.map { build($0, scanner: scanner, collection: collection, descending: descending) })
         }
     }
 

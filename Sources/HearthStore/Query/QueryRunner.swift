@@ -1,12 +1,10 @@
-import HearthCore
-import HearthSQLite
-import HearthStore
+package import HearthCore
 
 /// Plans and runs queries and aggregations on one connection (a reader, a snapshot, or the writer).
-enum QueryRunner {
+package enum QueryRunner {
     /// The plans for a normalized query. In development mode a missing composite index means an unindexed scan,
     /// and the catalog learns the index so later runs use it.
-    static func plan(_ normalized: StructuredQuery, catalog: IndexCatalog) throws -> [ConjunctPlan] {
+    package static func plan(_ normalized: StructuredQuery, catalog: IndexCatalog) throws -> [ConjunctPlan] {
         var planner = QueryPlanner(
             query: normalized, indexes: catalog.indexes(forCollectionID: normalized.collectionID))
         planner.scansWhenIndexMissing = catalog.learnsIndexes
@@ -18,13 +16,14 @@ enum QueryRunner {
         return plans
     }
 
-    static func run(
-        _ query: StructuredQuery, catalog: IndexCatalog, in db: SQLiteConnection, budget: Int = .max,
+    /// Runs a query: its plans, their matches in order, projected when it has a `select`.
+    package static func run(
+        _ query: StructuredQuery, catalog: IndexCatalog, in scanner: any IndexScanner, budget: Int = .max,
         truncates: Bool = false
     ) throws -> QueryResults {
         let normalized = query.normalized()
         let plans = try plan(normalized, catalog: catalog)
-        var executor = QueryExecutor(db: db, query: normalized, plans: plans)
+        var executor = QueryExecutor(scanner: scanner, query: normalized, plans: plans)
         executor.budget = ResultBudget(limit: budget)
         executor.truncates = truncates
         var documents = try executor.run().map(\.document)
@@ -41,15 +40,14 @@ enum QueryRunner {
             truncated: executor.truncated)
     }
 
-    static func aggregate(
-        _ aggregation: AggregationQuery, catalog: IndexCatalog, in db: SQLiteConnection
-    ) throws
-        -> AggregationResults
-    {
+    /// Runs an aggregation: counts from the index alone when the plan is exact, else over the matches.
+    package static func aggregate(
+        _ aggregation: AggregationQuery, catalog: IndexCatalog, in scanner: any IndexScanner
+    ) throws -> AggregationResults {
         let normalized = aggregation.query.normalized()
         let plans = try plan(normalized, catalog: catalog)
         var executor = QueryExecutor(
-            db: db, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
+            scanner: scanner, query: normalized, plans: plans, requiredFields: aggregation.aggregatedFields)
         var values: [String: Value]
         let onlyCounts = aggregation.aggregations.allSatisfy { if case .count = $0.kind { true } else { false } }
         if onlyCounts {

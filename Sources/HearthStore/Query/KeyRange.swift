@@ -1,18 +1,23 @@
 import HearthCore
 
 /// A half-open range `[lower, upper)` of index key bytes; `nil` bounds are open.
-struct KeyRange: Sendable, Equatable, CustomStringConvertible {
-    var lower: [UInt8]?
-    var upper: [UInt8]?
+package struct KeyRange: Sendable, Equatable, CustomStringConvertible {
+    package var lower: [UInt8]?
+    package var upper: [UInt8]?
 
-    static let all = KeyRange(lower: nil, upper: nil)
+    package init(lower: [UInt8]?, upper: [UInt8]?) {
+        self.lower = lower
+        self.upper = upper
+    }
 
-    var isEmpty: Bool {
+    package static let all = KeyRange(lower: nil, upper: nil)
+
+    package var isEmpty: Bool {
         guard let lower, let upper else { return false }
         return Value.compareBytes(lower, upper) >= 0
     }
 
-    func intersection(_ other: KeyRange) -> KeyRange {
+    package func intersection(_ other: KeyRange) -> KeyRange {
         let newLower: [UInt8]? =
             switch (lower, other.lower) {
             case (nil, let b): b
@@ -28,13 +33,13 @@ struct KeyRange: Sendable, Equatable, CustomStringConvertible {
         return KeyRange(lower: newLower, upper: newUpper)
     }
 
-    var description: String {
+    package var description: String {
         func hex(_ bytes: [UInt8]?) -> String { bytes.map { $0.map { String(format: "%02x", $0) }.joined() } ?? "∞" }
         return "[\(hex(lower)), \(hex(upper)))"
     }
 
     /// The smallest byte string greater than every string that starts with `prefix`; `nil` when none exists.
-    static func successor(ofPrefix prefix: [UInt8]) -> [UInt8]? {
+    package static func successor(ofPrefix prefix: [UInt8]) -> [UInt8]? {
         var bytes = prefix
         while let last = bytes.last {
             if last < 0xFF {
@@ -50,7 +55,7 @@ struct KeyRange: Sendable, Equatable, CustomStringConvertible {
 /// Turns one field constraint into key ranges over an index whose keys are `prefix + component + …`, where the
 /// component is the field's ``IndexKey`` encoding (inverted when the field is indexed descending). Encodings
 /// are prefix-free, so "component == v" is exactly "key starts with prefix + enc(v)".
-struct ComponentRanges {
+package struct ComponentRanges {
     var prefix: [UInt8]
     var descending: Bool
 

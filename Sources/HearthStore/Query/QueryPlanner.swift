@@ -1,21 +1,25 @@
-import HearthCore
-import HearthStore
+package import HearthCore
 
 /// Chooses index scans for a normalized query, as Firestore does: automatic single-field indexes serve
 /// filters and orderings on one field, equality filters on several fields are merged by document ID, and
 /// anything else needs a declared composite index — without one the query fails with `FAILED_PRECONDITION`
 /// naming the index to declare. No plan ever reads a whole collection to filter it.
-struct QueryPlanner {
+package struct QueryPlanner {
     let query: StructuredQuery
     let indexes: [IndexCatalog.Entry]
     /// Development mode: a query whose composite index is missing (or still building) is answered by an
     /// unindexed scan instead of `FAILED_PRECONDITION`, and the plan names the index it needed.
-    var scansWhenIndexMissing = false
+    package var scansWhenIndexMissing = false
     /// Hears of each composite index a query is refused for (outside development mode).
-    var refusedForWant: (IndexDefinition) -> Void = { _ in }
+    package var refusedForWant: (IndexDefinition) -> Void = { _ in }
 
     /// One plan per AND-group of the filter's disjunctive normal form (OR queries merge several).
-    func plan() throws(HearthError) -> [ConjunctPlan] {
+    package init(query: StructuredQuery, indexes: [IndexCatalog.Entry]) {
+        self.query = query
+        self.indexes = indexes
+    }
+
+    package func plan() throws(HearthError) -> [ConjunctPlan] {
         let groups = query.filter?.disjunctiveNormalForm() ?? [[]]
         var plans: [ConjunctPlan] = []
         for group in groups { plans += try plan(group, expansions: 0) }

@@ -1,35 +1,44 @@
-import HearthCore
-import HearthSQLite
-import HearthStore
+package import HearthCore
 
 /// Runs a planned query on one read connection: pulls candidates from each AND-group's index scan, checks
 /// every candidate document against the whole query (the index narrows, the matcher decides), merges
 /// OR-groups in query order without duplicates, then applies offset and limit.
-struct QueryExecutor {
-    let db: SQLiteConnection
+package struct QueryExecutor {
+    let scanner: any IndexScanner
     /// The normalized query.
     let query: StructuredQuery
     let plans: [ConjunctPlan]
     /// Fields a document must have to count as a match, before offset and limit (an aggregation's fields).
     var requiredFields: [FieldPath] = []
-    var statistics = QueryStatistics()
+    package var statistics = QueryStatistics()
     /// The bytes of documents the results may hold; past it `run` throws (or, with `truncates`, stops early).
-    var budget = ResultBudget(limit: .max)
+    package var budget = ResultBudget(limit: .max)
     /// Whether a run past the budget returns the results so far (a listing's page) instead of throwing.
-    var truncates = false
+    package var truncates = false
     /// Whether the last run stopped at the budget.
-    private(set) var truncated = false
+    package private(set) var truncated = false
 
     /// A document that matched, with its decoded fields (for ordering and aggregation).
-    struct Match {
-        var document: StoredDocument
-        var fields: [String: Value]
+    package struct Match {
+        package var document: StoredDocument
+        package var fields: [String: Value]
+    }
+
+    package init(
+        scanner: any IndexScanner, query: StructuredQuery, plans: [ConjunctPlan], requiredFields: [FieldPath] = []
+    ) {
+        self.scanner = scanner
+        self.query = query
+        self.plans = plans
+        self.requiredFields = requiredFields
     }
 
     /// The results, in order.
-    mutating func run() throws -> [Match] {
+    package mutating func run() throws -> [Match] {
         if plans.contains(where: { !$0.scan.isInQueryOrder }) { return try runUnordered() }
-        var streams = try plans.map { try MatchStream(db: db, query: query, plan: $0, requiredFields: requiredFields) }
+        var streams = try plans.map {
+            try MatchStream(scanner: scanner, query: query, plan: $0, requiredFields: requiredFields)
+        }
         var heads: [Match?] = []
         for index in streams.indices { heads.append(try streams[index].next(&statistics)) }
         var results: [Match] = []
@@ -69,7 +78,7 @@ struct QueryExecutor {
         var matches: [Match] = []
         var seen = Set<ResourcePath>()
         for plan in plans {
-            var stream = try MatchStream(db: db, query: query, plan: plan, requiredFields: requiredFields)
+            var stream = try MatchStream(scanner: scanner, query: query, plan: plan, requiredFields: requiredFields)
             while let match = try stream.next(&statistics) {
                 if seen.insert(match.document.path).inserted { matches.append(match) }
             }
@@ -97,14 +106,14 @@ struct QueryExecutor {
     }
 
     /// How many documents match, counting index entries alone when the plan is exact.
-    mutating func count(upTo: Int64?) throws -> Int64 {
+    package mutating func count(upTo: Int64?) throws -> Int64 {
         if plans.count == 1, plans[0].exact, requiredFields.isEmpty, query.offset == 0, query.limit == nil {
-            return try IndexCount(db: db, query: query).count(plans[0].scan, upTo: upTo, &statistics)
+            return try IndexCount(scanner: scanner, query: query).count(plans[0].scan, upTo: upTo, &statistics)
         }
         var limited = self
         if let upTo {
             limited = QueryExecutor(
-                db: db, query: Self.capped(query, upTo), plans: plans, requiredFields: requiredFields)
+                scanner: scanner, query: Self.capped(query, upTo), plans: plans, requiredFields: requiredFields)
         }
         let matches = try limited.run()
         statistics = limited.statistics
@@ -121,7 +130,7 @@ struct QueryExecutor {
 
 /// One AND-group's matches in query order.
 private struct MatchStream {
-    let db: SQLiteConnection
+    let scanner: any IndexScanner
     let query: StructuredQuery
     let requiredFields: [FieldPath]
     private var source: any CandidateSource
@@ -129,8 +138,8 @@ private struct MatchStream {
     /// Whether candidates come in query order, so the end cursor ends the scan (not so for an unindexed scan).
     private let inQueryOrder: Bool
 
-    init(db: SQLiteConnection, query: StructuredQuery, plan: ConjunctPlan, requiredFields: [FieldPath]) throws {
-        self.db = db
+    init(scanner: any IndexScanner, query: StructuredQuery, plan: ConjunctPlan, requiredFields: [FieldPath]) throws {
+        self.scanner = scanner
         self.query = query
         self.requiredFields = requiredFields
         let collection = query.parent.appending(query.collectionID)
@@ -144,34 +153,35 @@ private struct MatchStream {
                     bounds.lower = id
                 }
             }
-            source = NameSource(db: db, collection: collection, descending: descending, bounds: bounds)
+            source = NameSource(scanner: scanner, collection: collection, descending: descending, bounds: bounds)
         case .groupNames(let descending):
             source = GroupNameSource(
-                db: db, collectionID: query.collectionID, parent: query.parent, descending: descending)
+                scanner: scanner, collectionID: query.collectionID, parent: query.parent, descending: descending)
         case .field(let name, let kind, let ranges, let descending):
-            var start: KeyOrderSource.Start?
+            var start: IndexScanStart?
             if kind == .value, let cursor = query.startAt, let first = cursor.values.first {
                 start = .init(
                     key: IndexKey.encode(first),
-                    tie: Self.cursorID(cursor.values.dropFirst().first, in: collection).map(SQLiteValue.text))
+                    tie: Self.cursorID(cursor.values.dropFirst().first, in: collection).map(IndexTie.id))
             }
             source = KeyOrderSource(
-                db: db, table: .field(collection: collection, field: name, kind: kind), ranges: ranges,
-                descending: descending,
-                start: start)
+                scanner: scanner, table: .field(collection: collection, field: name, kind: kind), ranges: ranges,
+                descending: descending, start: start)
         case .composite(let indexID, let scope, let prefix, let ranges, let descending, let definition):
             source = KeyOrderSource(
-                db: db, table: .composite(indexID: indexID, scope: scope), ranges: ranges, descending: descending,
+                scanner: scanner, table: .composite(indexID: indexID, scope: scope), ranges: ranges,
+                descending: descending,
                 start: Self.compositeStart(query: query, prefix: prefix, definition: definition))
         case .ids(let plan, let descending):
-            source = IDSource(db: db, collection: collection, plan: plan, descending: descending)
+            source = IDSource(scanner: scanner, collection: collection, plan: plan, descending: descending)
         case .documents(let paths):
-            source = try LookupSource(db: db, query: query, paths: paths)
+            source = try LookupSource(scanner: scanner, query: query, paths: paths)
         case .unindexed:
             source =
                 query.allDescendants
-                ? GroupNameSource(db: db, collectionID: query.collectionID, parent: query.parent, descending: false)
-                : NameSource(db: db, collection: collection, descending: false, bounds: ClosedIDRange())
+                ? GroupNameSource(
+                    scanner: scanner, collectionID: query.collectionID, parent: query.parent, descending: false)
+                : NameSource(scanner: scanner, collection: collection, descending: false, bounds: ClosedIDRange())
         }
         inQueryOrder = plan.scan.isInQueryOrder
     }
@@ -190,7 +200,7 @@ private struct MatchStream {
     private static func compositeStart(
         query: StructuredQuery, prefix: [UInt8], definition: IndexDefinition
     )
-        -> KeyOrderSource.Start?
+        -> IndexScanStart?
     {
         guard let cursor = query.startAt, !cursor.values.isEmpty else { return nil }
         let orderFields = query.orderBy.dropLast()
@@ -200,11 +210,11 @@ private struct MatchStream {
             let encoded = IndexKey.encode(value)
             key += field.mode == .descending ? encoded.map { ~$0 } : encoded
         }
-        var tie: SQLiteValue?
+        var tie: IndexTie?
         if cursor.values.count > orderFields.count, case .reference(let name) = cursor.values[orderFields.count] {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             if parts.count > 5 {
-                tie = .blob(definition.nameKey(of: ResourcePath(segments: parts.dropFirst(5).map(String.init))))
+                tie = .nameKey(definition.nameKey(of: ResourcePath(segments: parts.dropFirst(5).map(String.init))))
             }
         }
         return .init(key: key, tie: tie)
@@ -212,7 +222,7 @@ private struct MatchStream {
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> QueryExecutor.Match? {
         while !finished, let path = try source.next(&statistics) {
-            guard query.contains(path: path), let document = try DocumentRows.fetch(path, in: db) else { continue }
+            guard query.contains(path: path), let document = try scanner.document(at: path) else { continue }
             statistics.documentsRead += 1
             let fields = try document.fields()
             if inQueryOrder, let end = query.endAt,
@@ -241,10 +251,10 @@ private struct MatchStream {
 private struct LookupSource: CandidateSource {
     private var paths: [ResourcePath]
 
-    init(db: SQLiteConnection, query: StructuredQuery, paths: [ResourcePath]) throws {
+    init(scanner: any IndexScanner, query: StructuredQuery, paths: [ResourcePath]) throws {
         var found: [(ResourcePath, [String: Value])] = []
         for path in Set(paths) where path.isDocument {
-            if let document = try DocumentRows.fetch(path, in: db) { found.append((path, try document.fields())) }
+            if let document = try scanner.document(at: path) { found.append((path, try document.fields())) }
         }
         found.sort { QueryMatcher.compare(($0.0, $0.1), ($1.0, $1.1), orderBy: query.orderBy) < 0 }
         self.paths = found.map(\.0)
@@ -259,58 +269,32 @@ private struct LookupSource: CandidateSource {
 
 /// Counts from index entries alone, for exact plans.
 private struct IndexCount {
-    let db: SQLiteConnection
+    let scanner: any IndexScanner
     let query: StructuredQuery
 
     func count(_ scan: ScanPlan, upTo: Int64?, _ statistics: inout QueryStatistics) throws -> Int64 {
         let cap = upTo ?? Int64.max
-        let collection = query.parent.appending(query.collectionID).description
+        let collection = query.parent.appending(query.collectionID)
         var total: Int64 = 0
-        func add(_ inner: SQLQuery) throws {
+        func add(_ target: CountTarget) throws {
             guard total < cap else { return }
-            var query: SQLQuery = "SELECT COUNT(*) FROM ("
-            query.append(inner)
-            query.append(" LIMIT \(cap - total))")
-            let counted = try db.fetchOne(query)?[0].int64Value ?? 0
+            let counted = try scanner.count(target, cap: cap - total)
             statistics.indexEntriesRead += Int(counted)
             total += counted
         }
         switch scan {
         case .names:
-            try add("SELECT 1 FROM documents WHERE collection = \(collection)")
-        case .groupNames where query.isKindless:
-            var inner: SQLQuery = "SELECT 1 FROM documents WHERE "
-            inner.append(GroupNameSource.documents(below: query.parent))
-            try add(inner)
+            try add(.collection(collection))
         case .groupNames:
-            var inner: SQLQuery = "SELECT 1 FROM documents WHERE collection_id = \(query.collectionID)"
-            let prefix = IndexKey.encode(segments: query.parent.segments)
-            if !prefix.isEmpty {
-                inner.append(
-                    GroupNameSource.bounds(
-                        "name_key", KeyRange(lower: prefix, upper: KeyRange.successor(ofPrefix: prefix))))
-            }
-            try add(inner)
+            try add(.group(collectionID: query.isKindless ? "" : query.collectionID, parent: query.parent))
         case .field(let name, let kind, let ranges, _):
             for range in ranges.ranges {
-                var inner: SQLQuery = """
-                    SELECT 1 FROM index_entries WHERE collection = \(collection) AND field = \(name) AND kind = \(kind.rawValue)
-                    """
-                inner.append(GroupNameSource.bounds("key", range))
-                try add(inner)
+                try add(.range(.field(collection: collection, field: name, kind: kind), range))
             }
         case .composite(let indexID, let scope, _, let ranges, _, _):
-            for range in ranges.ranges {
-                var inner: SQLQuery = "SELECT 1 FROM composite_entries WHERE index_id = \(indexID) AND scope = \(scope)"
-                inner.append(GroupNameSource.bounds("key", range))
-                try add(inner)
-            }
+            for range in ranges.ranges { try add(.range(.composite(indexID: indexID, scope: scope), range)) }
         case .ids(.point(let field, let kind, let key), _):
-            try add(
-                """
-                SELECT 1 FROM index_entries WHERE collection = \(collection) AND field = \(field)
-                AND kind = \(kind.rawValue) AND key = \(key)
-                """)
+            try add(.point(IndexPoint(collection: collection, field: field, kind: kind, key: key)))
         case .ids, .documents, .unindexed:
             break
         }

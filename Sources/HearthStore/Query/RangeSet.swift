@@ -1,18 +1,18 @@
-import HearthCore
+package import HearthCore
 
 /// A sorted union of disjoint key ranges: what one field's constraints allow.
-struct RangeSet: Sendable, Equatable {
-    private(set) var ranges: [KeyRange]
+package struct RangeSet: Sendable, Equatable {
+    package private(set) var ranges: [KeyRange]
 
-    init(_ ranges: [KeyRange]) {
+    package init(_ ranges: [KeyRange]) {
         self.ranges = RangeSet.normalize(ranges)
     }
 
     static func everything(_ component: ComponentRanges) -> RangeSet { RangeSet([component.everything]) }
 
-    var isEmpty: Bool { ranges.isEmpty }
+    package var isEmpty: Bool { ranges.isEmpty }
 
-    func intersection(_ other: RangeSet) -> RangeSet {
+    package func intersection(_ other: RangeSet) -> RangeSet {
         var result: [KeyRange] = []
         for a in ranges {
             for b in other.ranges {
@@ -104,5 +104,5 @@ struct RangeSet: Sendable, Equatable {
 
 extension Value {
     /// The elements of an `IN` or `ARRAY_CONTAINS_ANY` operand that can match: null and NaN never do.
-    var matchableElements: [Value] { (arrayElements ?? []).filter { !$0.isNullOrNaN } }
+    package var matchableElements: [Value] { (arrayElements ?? []).filter { !$0.isNullOrNaN } }
 }

@@ -1,97 +1,9 @@
 import HearthCore
 import HearthSQLite
 import HearthStore
-import Synchronization
 
-/// The declared composite indexes of a database: loaded from `composite_indexes`, reconciled with the
-/// configured definitions at start, and consulted by the writer (to maintain entries) and the planner.
-final class IndexCatalog: Sendable {
-    struct Entry: Sendable {
-        var id: Int64
-        var definition: IndexDefinition
-        var ready: Bool
-        /// While building: documents indexed so far, and how many the build found when it started.
-        var completedDocuments: Int64 = 0
-        var estimatedDocuments: Int64? = nil
-    }
-
-    /// What one step of a build did.
-    struct BuildStep: Sendable {
-        /// The last `name_key` done, or `nil` when the build is complete.
-        var next: [UInt8]?
-        /// The documents this step indexed.
-        var indexed: Int
-        /// The first step's count of the documents to index; `nil` on later steps.
-        var estimated: Int64?
-    }
-
-    private let entries = Mutex<[Entry]>([])
-    /// Development mode's learner: handed each composite index a query needed and did not find, once.
-    private let learning = Mutex<(learn: (@Sendable (IndexDefinition) -> Void)?, asked: Set<IndexDefinition>)>(
-        (nil, []))
-
-    /// Indexes refused queries needed (outside development mode), most recent last, at most ``missingLimit``.
-    private let missing = Mutex<[IndexDefinition]>([])
-    static let missingLimit = 100
-
-    /// Every index, in declaration order.
-    var all: [Entry] { entries.withLock { $0 } }
-
-    /// Whether queries without their composite index are answered by a scan (development mode).
-    var learnsIndexes: Bool { learning.withLock { $0.learn != nil } }
-
-    /// Turns development mode's learning on: `learn` gets each index queries need that the catalog lacks.
-    func startLearning(_ learn: @escaping @Sendable (IndexDefinition) -> Void) {
-        learning.withLock { $0.learn = learn }
-    }
-
-    /// A query needed `definition`: the learner hears of it the first time, unless the index exists (building).
-    func needed(_ definition: IndexDefinition) {
-        guard !entries.withLock({ $0.contains { $0.definition == definition } }) else { return }
-        let learn = learning.withLock { state in state.asked.insert(definition).inserted ? state.learn : nil }
-        learn?(definition)
-    }
-
-    /// A query was refused for want of `definition` (outside development mode): kept for the console to show.
-    func refused(needing definition: IndexDefinition) {
-        missing.withLock { missing in
-            missing.removeAll { $0 == definition }
-            missing.append(definition)
-            if missing.count > Self.missingLimit { missing.removeFirst(missing.count - Self.missingLimit) }
-        }
-    }
-
-    /// The indexes refused queries needed that are still not declared.
-    var missingDefinitions: [IndexDefinition] {
-        let declared = Set(all.map(\.definition))
-        return missing.withLock { $0.filter { !declared.contains($0) } }
-    }
-
-    /// Adds a learned index, building (its entries are maintained from now on; a build fills in the rest).
-    func add(_ entry: Entry) {
-        entries.withLock { entries in
-            if !entries.contains(where: { $0.definition == entry.definition }) { entries.append(entry) }
-        }
-    }
-
-    /// The indexes covering documents of a collection ID.
-    func indexes(forCollectionID id: String) -> [Entry] {
-        entries.withLock { $0.filter { $0.definition.collectionID == id } }
-    }
-
-    /// Takes in a build step after its commit: the progress it made, and readiness when it was the last.
-    func record(_ step: BuildStep, of id: Int64) {
-        entries.withLock { entries in
-            guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
-            if let estimated = step.estimated {
-                entries[index].completedDocuments = 0
-                entries[index].estimatedDocuments = estimated
-            }
-            entries[index].completedDocuments += Int64(step.indexed)
-            if step.next == nil { entries[index].ready = true }
-        }
-    }
-
+/// The SQLite side of the composite index catalog: `composite_indexes` and `composite_entries`.
+extension IndexCatalog {
     /// Makes the stored catalog match `definitions`: new ones are added as building, dropped ones are deleted
     /// with their entries. Returns the IDs that need a build.
     func reconcile(with definitions: [IndexDefinition], in db: SQLiteConnection) throws -> [Int64] {
@@ -116,7 +28,7 @@ final class IndexCatalog: Sendable {
                 stored.append(entry)
                 toBuild.append(entry.id)
             }
-            entries.withLock { $0 = stored }
+            replaceAll(stored)
             return toBuild
         }
     }

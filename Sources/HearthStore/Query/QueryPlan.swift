@@ -1,8 +1,7 @@
-import HearthCore
-import HearthStore
+package import HearthCore
 
 /// How one AND-group of a query is read: which index, which key ranges, which direction.
-enum ScanPlan: Sendable, Equatable {
+package enum ScanPlan: Sendable, Equatable {
     /// One collection's documents by ID, within inclusive ID bounds.
     case names(descending: Bool, bounds: ClosedIDRange)
     /// Every document with the collection ID below the parent, by full name (collection-group scope).
@@ -21,20 +20,25 @@ enum ScanPlan: Sendable, Equatable {
     case unindexed(needing: IndexDefinition)
 
     /// Whether the scan yields candidates in the query's order (all but the unindexed one do).
-    var isInQueryOrder: Bool {
+    package var isInQueryOrder: Bool {
         if case .unindexed = self { return false }
         return true
     }
 }
 
 /// Inclusive bounds on document IDs; `nil` is open.
-struct ClosedIDRange: Sendable, Equatable {
-    var lower: String?
-    var upper: String?
+package struct ClosedIDRange: Sendable, Equatable {
+    package var lower: String?
+    package var upper: String?
+
+    package init(lower: String? = nil, upper: String? = nil) {
+        self.lower = lower
+        self.upper = upper
+    }
 }
 
 /// A stream of document IDs in ID order, built from single-field equality index entries.
-indirect enum IDPlan: Sendable, Equatable {
+package indirect enum IDPlan: Sendable, Equatable {
     /// The documents whose field has one key (`==`, `array-contains`, `IS_NULL`, `IS_NAN`).
     case point(field: String, kind: IndexEntry.Kind, key: [UInt8])
     /// Any of several streams (`in`, `array-contains-any`).
@@ -44,15 +48,15 @@ indirect enum IDPlan: Sendable, Equatable {
 }
 
 /// The plan of one AND-group.
-struct ConjunctPlan: Sendable, Equatable {
-    var scan: ScanPlan
+package struct ConjunctPlan: Sendable, Equatable {
+    package var scan: ScanPlan
     /// Whether every index entry the scan yields is a result (no residual filter, no cursor): counts can then be
     /// answered from the index alone.
-    var exact: Bool
+    package var exact: Bool
 }
 
 extension ScanPlan: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .names(let descending, let bounds):
             return
@@ -72,7 +76,7 @@ extension ScanPlan: CustomStringConvertible {
 }
 
 extension IDPlan: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .point(let field, let kind, _): return "\(field)\(kind == .arrayElement ? "[contains]" : "")"
         case .union(let plans): return "any(\(plans.map(\.description).joined(separator: ", ")))"
