@@ -65,6 +65,8 @@ Target = F.Target.pb()
 TargetChange = F.TargetChange.pb()
 WriteRequest = F.WriteRequest.pb()
 WriteResponse = F.WriteResponse.pb()
+ListDocumentsRequest = F.ListDocumentsRequest.pb()
+ListCollectionIdsRequest = F.ListCollectionIdsRequest.pb()
 
 DB = "projects/demo/databases/(default)"
 ROOT = DB + "/documents"
@@ -406,6 +408,17 @@ def fixtures():
         "mapOrder",
         Value(map_value=MapValue(fields={k: Value(integer_value=i) for i, k in enumerate(["b", "a", "ab", "abc", "ba", "", "é", "z"])})),
         "a map whose names are prefixes of one another: the runtime's deterministic key order",
+    )
+
+    add(
+        "listDocuments",
+        ListDocumentsRequest(parent=ROOT + "/users/alice", collection_id="posts", page_size=20, page_token="tok", order_by="a desc", mask=DocumentMask(field_paths=["a", "b.c"]), transaction=b"\x01\x02", show_missing=True),
+        "ListDocumentsRequest: every member, with a transaction",
+    )
+    add(
+        "listCollectionIDs",
+        ListCollectionIdsRequest(parent=ROOT, page_size=5, page_token="abc"),
+        "ListCollectionIdsRequest under the documents root",
     )
 
     # ── repeated numbers: packed (what proto3 writes) and unpacked (what a parser must also read) ──

@@ -269,3 +269,34 @@ import Testing
                 readTime: Timestamp(seconds: 1_700_000_009, nanos: 0)) == ProtoFixtures.runAggregationQueryResponse)
     }
 }
+
+/// The listing requests decode into their members and encode back to the runtime's bytes.
+@Suite struct ListRequestTests {
+    @Test func listDocumentsDecodesEveryMemberAndEncodesBack() throws {
+        let request = try FirestoreRPC.ListDocumentsRequest(protobuf: ProtoFixtures.listDocuments)
+        #expect(request.database == DatabaseName(project: "demo"))
+        #expect(request.collection == ResourcePath(segments: ["users", "alice", "posts"]))
+        #expect(request.pageSize == 20)
+        #expect(request.pageToken == "tok")
+        #expect(request.orderBy == "a desc")
+        #expect(request.mask == [FieldPath(segments: ["a"]), FieldPath(segments: ["b", "c"])])
+        #expect(request.consistency == .transaction(TransactionID(bytes: [1, 2])))
+        #expect(request.showMissing)
+        #expect(request.protobuf == ProtoFixtures.listDocuments)
+    }
+
+    @Test func listCollectionIDsDecodesAndEncodesBack() throws {
+        let request = try FirestoreRPC.ListCollectionIDsRequest(protobuf: ProtoFixtures.listCollectionIDs)
+        #expect(request.parent == ResourcePath(segments: []))
+        #expect(request.pageSize == 5)
+        #expect(request.pageToken == "abc")
+        #expect(request.protobuf == ProtoFixtures.listCollectionIDs)
+    }
+
+    @Test func aCollectionAsParentIsRefused() {
+        var writer = ProtoWriter()
+        writer.writeString(1, "projects/demo/databases/(default)/documents/users")
+        writer.writeString(2, "posts")
+        #expect(throws: HearthError.self) { try FirestoreRPC.ListDocumentsRequest(protobuf: writer.bytes) }
+    }
+}

@@ -141,8 +141,7 @@ enum ProtoFixtures {
     /// ListenRequest removing target 2.
     static let listenRemove = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74291802")
     /// remove_target -1: a ten-byte varint.
-    static let listenRemoveNegative = hex(
-        "0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
+    static let listenRemoveNegative = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
     /// labels are read and ignored.
     static let listenAddQueryWithLabels = hex(
         """
@@ -191,8 +190,7 @@ enum ProtoFixtures {
     /// RollbackRequest.
     static let rollback = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742912020908")
     /// CommitResponse: a result with transform results, a delete's empty result.
-    static let commitResponse = hex(
-        "0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
+    static let commitResponse = hex("0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
     /// RunQueryResponse with a document, opening a transaction.
     static let runQueryResponse = hex(
         """
@@ -257,6 +255,18 @@ enum ProtoFixtures {
         """
         324c0a090a03616263120210030a080a026162120210020a070a0161120210010a080a026261120210040a070a0162120210
         000a070a017a120210070a080a02c3a9120210060a060a0012021005
+        """)
+    /// ListDocumentsRequest: every member, with a transaction.
+    static let listDocuments = hex(
+        """
+        0a3770726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f75736572
+        732f616c6963651205706f73747318142203746f6b32066120646573633a080a01610a03622e63420201026001
+        """)
+    /// ListCollectionIdsRequest under the documents root.
+    static let listCollectionIDs = hex(
+        """
+        0a2b70726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e747310051a0361
+        6263
         """)
     /// TargetChange CURRENT, target_ids [1, 2, 300, -1] packed.
     static let targetIDsPacked = hex("0803120e0102ac02ffffffffffffffffff01")
