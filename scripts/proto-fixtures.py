@@ -67,6 +67,8 @@ WriteRequest = F.WriteRequest.pb()
 WriteResponse = F.WriteResponse.pb()
 ListDocumentsRequest = F.ListDocumentsRequest.pb()
 ListCollectionIdsRequest = F.ListCollectionIdsRequest.pb()
+UpdateDocumentRequest = F.UpdateDocumentRequest.pb()
+DeleteDocumentRequest = F.DeleteDocumentRequest.pb()
 
 DB = "projects/demo/databases/(default)"
 ROOT = DB + "/documents"
@@ -419,6 +421,17 @@ def fixtures():
         "listCollectionIDs",
         ListCollectionIdsRequest(parent=ROOT, page_size=5, page_token="abc"),
         "ListCollectionIdsRequest under the documents root",
+    )
+
+    add(
+        "updateDocument",
+        UpdateDocumentRequest(document=Document(name=ROOT + "/users/alice", fields={"a": Value(integer_value=1)}), update_mask=DocumentMask(field_paths=["a"]), mask=DocumentMask(field_paths=["b"]), current_document=Precondition(exists=True)),
+        "UpdateDocumentRequest: a merge with a precondition and a response mask",
+    )
+    add(
+        "deleteDocument",
+        DeleteDocumentRequest(name=ROOT + "/users/bob", current_document=Precondition(exists=True)),
+        "DeleteDocumentRequest with a precondition",
     )
 
     # ── repeated numbers: packed (what proto3 writes) and unpacked (what a parser must also read) ──

@@ -300,3 +300,26 @@ import Testing
         #expect(throws: HearthError.self) { try FirestoreRPC.ListDocumentsRequest(protobuf: writer.bytes) }
     }
 }
+
+/// Single-document writes decode into the one-write commits REST's PATCH and DELETE become.
+@Suite struct DocumentWriteRequestTests {
+    @Test func updateDocumentDecodesAsAMergeWithPrecondition() throws {
+        let request = try FirestoreRPC.UpdateDocumentRequest(protobuf: ProtoFixtures.updateDocument)
+        #expect(request.database == DatabaseName(project: "demo"))
+        #expect(
+            request.write
+                == Write(
+                    path: ResourcePath(segments: ["users", "alice"]),
+                    operation: .update(fields: ["a": .integer(1)], mask: [FieldPath(segments: ["a"])]),
+                    precondition: .exists(true)))
+        #expect(request.mask == [FieldPath(segments: ["b"])])
+    }
+
+    @Test func deleteDocumentDecodesWithPrecondition() throws {
+        let request = try FirestoreRPC.DeleteDocumentRequest(protobuf: ProtoFixtures.deleteDocument)
+        #expect(
+            request.write
+                == Write(
+                    path: ResourcePath(segments: ["users", "bob"]), operation: .delete, precondition: .exists(true)))
+    }
+}

@@ -141,7 +141,8 @@ enum ProtoFixtures {
     /// ListenRequest removing target 2.
     static let listenRemove = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74291802")
     /// remove_target -1: a ten-byte varint.
-    static let listenRemoveNegative = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
+    static let listenRemoveNegative = hex(
+        "0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742918ffffffffffffffffff01")
     /// labels are read and ignored.
     static let listenAddQueryWithLabels = hex(
         """
@@ -190,7 +191,8 @@ enum ProtoFixtures {
     /// RollbackRequest.
     static let rollback = hex("0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c742912020908")
     /// CommitResponse: a result with transform results, a delete's empty result.
-    static let commitResponse = hex("0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
+    static let commitResponse = hex(
+        "0a1c0a090880e2cfaa0610e80712021005120b52090880e2cfaa0610e8070a0012090880e2cfaa0610e807")
     /// RunQueryResponse with a document, opening a transaction.
     static let runQueryResponse = hex(
         """
@@ -267,6 +269,18 @@ enum ProtoFixtures {
         """
         0a2b70726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e747310051a0361
         6263
+        """)
+    /// UpdateDocumentRequest: a merge with a precondition and a response mask.
+    static let updateDocument = hex(
+        """
+        0a420a3770726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f7573
+        6572732f616c69636512070a01611202100112030a01611a030a016222020801
+        """)
+    /// DeleteDocumentRequest with a precondition.
+    static let deleteDocument = hex(
+        """
+        0a3570726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f75736572
+        732f626f6212020801
         """)
     /// TargetChange CURRENT, target_ids [1, 2, 300, -1] packed.
     static let targetIDsPacked = hex("0803120e0102ac02ffffffffffffffffff01")
