@@ -57,18 +57,16 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     /// follows the last delivered entry, else after the other nodes' entries committed between, read from the log.
     func committed(_ records: [Record]) {
         guard let first = records.first, let last = records.last else { return }
-        let previous = delivered.withLock { $0 }
-        let firstSequence = log.sequence(first)
-        if firstSequence <= previous { return }
-        if firstSequence > previous + 1 {
-            catchUp(through: firstSequence - 1)
-            // The log could not be read (the database restarting): publishing now would skip the other nodes'
-            // entries, so this commit's go out with them at the next poll, in order, instead.
-            if delivered.withLock({ $0 }) < firstSequence - 1 { return }
-        }
-        log.feed.publish(records.filter { log.sequence($0) > delivered.withLock { $0 } })
-        delivered.withLock { $0 = max($0, log.sequence(last)) }
-        wakeUp.announce()
+        // The commit is in the log whatever happens below: the other nodes are told in every case.
+        defer { wakeUp.announce() }
+        let before = log.sequence(first) - 1
+        // Another node's entries committed since the last delivery go first. `catchUp` stops at `before`, so it
+        // delivers none of this commit's; when the log could not be read (the database restarting), publishing now
+        // would skip the others', so this commit's go out with them at the next poll, in order, instead.
+        if delivered.withLock({ $0 }) < before { catchUp(through: before) }
+        guard delivered.withLock({ $0 }) == before else { return }
+        log.feed.publish(records)
+        delivered.withLock { $0 = log.sequence(last) }
     }
 
     /// Reads and delivers the log's entries after the last delivered — through `bound` when given, else all there
