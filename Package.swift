@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "CHearthSQLite", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "HearthSQLite", dependencies: ["CSQLite", "CHearthSQLite"], swiftSettings: swiftSettings),
         .target(name: "HearthHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
-        // HTTP/2 (h2c) for gRPC on libnghttp2: so far the preface check that shares the port and the library link.
+        // HTTP/2 (h2c) for gRPC on libnghttp2: the preface check that shares the port and HTTP2Server.
         .target(name: "HearthHTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
 
         // ── Shared domain: pure Swift, no I/O ──
@@ -86,7 +86,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The PostgreSQL engine (issue 22), so far the document side: commits, point reads, the change log.
         .target(
-            name: "HearthStorePostgres", dependencies: ["HearthCore", "HearthStore", "HearthPostgres", "HearthAuth"],
+            name: "HearthStorePostgres",
+            dependencies: ["HearthCore", "HearthStore", "HearthPostgres", "HearthAuth", "HearthStorage"],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthAuth",
@@ -105,13 +106,14 @@ let package = Package(
             dependencies: [
                 "HearthCore", "HearthHTTP", "HearthStore", "HearthStoreSQLite", "HearthAuth", "HearthMail",
                 "HearthListen", "HearthRules", "HearthCrypto", "HearthStorage", "HearthHTTPClient", "HearthLog",
-                "HearthSQLite",
+                "HearthSQLite", "HearthGRPC", "HearthStorePostgres", "HearthHTTP2",
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "HearthCLI",
             dependencies: [
-                "HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthLog",
+                "HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres",
+                "HearthLog",
             ],
             swiftSettings: swiftSettings
         ),
@@ -128,6 +130,7 @@ let package = Package(
             name: "hearth-bench",
             dependencies: [
                 "HearthHTTP", "HearthSQLite", "HearthCore", "HearthStore", "HearthListen", "HearthRules", "Hearth",
+                "HearthHTTP2", "HearthGRPC", "HearthPostgres",
             ],
             path: "Benchmarks/hearth-bench", swiftSettings: swiftSettings),
 
@@ -221,7 +224,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthHTTP", "HearthCore", "HearthAuth", "HearthLog", "HearthListen", "HearthStore",
-                "HearthTesting",
+                "HearthTesting", "HearthGRPC",
             ],
             swiftSettings: swiftSettings),
         // posix_spawn's close-every-descriptor action, for children that must not inherit this process's sockets
@@ -234,13 +237,19 @@ let package = Package(
         .testTarget(
             name: "HearthPostgresTests", dependencies: ["HearthPostgres", "HearthPostgresTestSupport"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthBenchTests", dependencies: ["hearth-bench", "HearthPostgres", "HearthPostgresTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthHTTP2Tests", dependencies: ["HearthHTTP2", "HearthHTTP", "CNGHTTP2"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HearthGRPCTests",
             dependencies: ["HearthGRPC", "HearthCore", "HearthStore", "HearthListen"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting"],
+            name: "EndToEndTests",
+            dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting", "HearthPostgresTestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

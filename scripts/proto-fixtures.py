@@ -69,6 +69,10 @@ ListDocumentsRequest = F.ListDocumentsRequest.pb()
 ListCollectionIdsRequest = F.ListCollectionIdsRequest.pb()
 UpdateDocumentRequest = F.UpdateDocumentRequest.pb()
 DeleteDocumentRequest = F.DeleteDocumentRequest.pb()
+CreateDocumentRequest = F.CreateDocumentRequest.pb()
+BatchWriteRequest = F.BatchWriteRequest.pb()
+BatchWriteResponse = F.BatchWriteResponse.pb()
+PartitionQueryRequest = F.PartitionQueryRequest.pb()
 
 DB = "projects/demo/databases/(default)"
 ROOT = DB + "/documents"
@@ -432,6 +436,26 @@ def fixtures():
         "deleteDocument",
         DeleteDocumentRequest(name=ROOT + "/users/bob", current_document=Precondition(exists=True)),
         "DeleteDocumentRequest with a precondition",
+    )
+    add(
+        "createDocument",
+        CreateDocumentRequest(parent=ROOT + "/users/alice", collection_id="posts", document_id="p1", document=Document(fields={"t": Value(string_value="hi")}), mask=DocumentMask(field_paths=["t"])),
+        "CreateDocumentRequest under a document, with an ID and a response mask",
+    )
+    add(
+        "batchWrite",
+        BatchWriteRequest(database=DB, writes=[Write(delete=ROOT + "/a/1"), Write(update=Document(name=ROOT + "/a/2", fields={"n": Value(integer_value=2)}))], labels={"k": "v"}),
+        "BatchWriteRequest: a delete and a set, with labels (field 3, which a commit's transaction must not be read from)",
+    )
+    add(
+        "batchWriteResponse",
+        BatchWriteResponse(write_results=[WriteResult(), WriteResult(update_time=ts(1700000000, 123000))], status=[status_pb2.Status(code=5, message="Document missing"), status_pb2.Status()]),
+        "BatchWriteResponse: a failed write then an applied one",
+    )
+    add(
+        "partitionQuery",
+        PartitionQueryRequest(parent=ROOT, structured_query=StructuredQuery(from_=[StructuredQuery.CollectionSelector(collection_id="c", all_descendants=True)]), partition_count=4),
+        "PartitionQueryRequest over a collection group",
     )
 
     # ── repeated numbers: packed (what proto3 writes) and unpacked (what a parser must also read) ──

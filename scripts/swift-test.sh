@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs `swift test --skip-build` with the arguments given, keeping the whole output in .build/test.log.
+# Runs `swift test --skip-build` with the arguments given, keeping the whole output in .build/test.log (or the file
+# TEST_LOG names, for a second pass such as `make test`'s end-to-end pass on PostgreSQL).
 #
 # CI shows only the tail of a failed run, and a crashing test process ends with a long register dump and image list
 # that pushes the useful part out of view. On failure this repeats, last: the crash header with its first frames,
@@ -9,7 +10,8 @@
 # fails like a failed test, after the summary: a crash is a defect to fix, never something a second run may hide.
 set -uo pipefail
 swift="${SWIFT:-swift}"
-mkdir -p .build
+log="${TEST_LOG:-.build/test.log}"
+mkdir -p "$(dirname "$log")"
 
 summarize() {
     local log=$1
@@ -21,11 +23,11 @@ summarize() {
     echo "── started, never finished ──"
     # A test or suite that started and has no passed/failed/skipped line is where a crash or hang happened.
     grep -E '^◇ (Test|Suite) .* started\.$' "$log" | grep -v -E '^◇ Test (case passing|run started)' | sed -E 's/^◇ (Test|Suite) (.*) started\.$/\1 \2/' |
-        sort -u >.build/test.started
+        sort -u >"$log.started"
     grep -E '^[✔✘↷] (Test|Suite) ' "$log" | sed -E -e 's/ with [0-9]+ test cases? (passed|failed)/ \1/' \
         -e 's/^[✔✘↷] (Test|Suite) (.*) (passed|failed|skipped).*/\1 \2/' |
-        sort -u >.build/test.ended
-    comm -23 .build/test.started .build/test.ended | head -40
+        sort -u >"$log.ended"
+    comm -23 "$log.started" "$log.ended" | head -40
 }
 
 # A hung test would otherwise hold CI until its 90-minute limit and leave no trace of where it hung; `timeout`
@@ -41,11 +43,11 @@ run() {
     return "$status"
 }
 
-run .build/test.log "$@"
+run "$log" "$@"
 status=$?
 [ "$status" = 0 ] && exit 0
 
 echo
-echo "════ swift test failed (exit $status); summary of .build/test.log ════"
-summarize .build/test.log
+echo "════ swift test failed (exit $status); summary of $log ════"
+summarize "$log"
 exit "$status"

@@ -28,6 +28,14 @@ enum BenchCommand {
           --skip-tree               skip the tree figures
           --skip-rules              skip the security-rules figure (creates with and without an ownership rule)
           --rules-only              measure the security-rules figure only
+          --store postgres          instead: the PostgreSQL engine beside SQLite in one run, on a throwaway
+                                    PostgreSQL cluster it starts (initdb + postgres, as hearth-pg when root):
+                                    creates on one and three nodes, GETs, commits of 500, the query on the largest
+                                    --query-sizes collection, listener delivery on one and three nodes, each beside
+                                    raw SQLite / raw PostgreSQL (libpq, synchronous_commit=on) (default sqlite)
+          --store-listeners N       listeners on one node with --store postgres; the three-node figure holds 2.5
+                                    times as many (0 skips the listener figure)  (default 4000)
+          --store-rate N            writes/s during the --store postgres listener figure (default 1000)
           --baselines-only          measure the baselines only, without hearth
           --check-targets           exit with status 3 when a target is missed
           -h, --help                show this help
@@ -54,6 +62,7 @@ enum BenchCommand {
             return 64
         }
 
+        if options.comparePostgres { return runStoreComparison(options) }
         let report: BenchReport
         do {
             report = try Benchmark(options: options).run()
@@ -68,6 +77,21 @@ enum BenchCommand {
             log("\(report.missedTargets) target(s) missed")
             return 3
         }
+        return 0
+    }
+}
+
+extension BenchCommand {
+    /// `--store postgres`: both engines in one run (StoreBenchmark), its own report.
+    static func runStoreComparison(_ options: BenchOptions) -> Int32 {
+        let report: StoreBenchReport
+        do {
+            report = try StoreBenchmark(options: options).run()
+        } catch {
+            FileHandle.standardError.write(Data("hearth-bench: FAILED: \(error)\n".utf8))
+            return 1
+        }
+        guard ReportFormat.publish(report.markdown(), to: options.outputPath, command: "hearth-bench") else { return 1 }
         return 0
     }
 }

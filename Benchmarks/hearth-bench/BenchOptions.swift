@@ -23,6 +23,12 @@ struct BenchOptions: Sendable {
     var measureRules = true
     /// Measure only the security-rules figure (no baselines, no other Hearth figures).
     var rulesOnly = false
+    /// `--store postgres`: the PostgreSQL engine's figures beside SQLite's instead of the usual run.
+    var comparePostgres = false
+    /// Listeners on one node in the `--store postgres` listener figure (three nodes get 2.5 times as many); 0 skips it.
+    var storeListeners = 4_000
+    /// Writes/s in the `--store postgres` listener figure.
+    var storeWriteRate = 1_000
 
     /// A usage mistake, reported with the usage hint.
     struct UsageError: Error, CustomStringConvertible {
@@ -73,6 +79,14 @@ struct BenchOptions: Sendable {
             case "--skip-tree": options.treeLeaves = 0
             case "--skip-rules": options.measureRules = false
             case "--rules-only": options.rulesOnly = true
+            case "--store":
+                switch try value(argument) {
+                case "postgres": options.comparePostgres = true
+                case "sqlite": options.comparePostgres = false
+                default: throw UsageError(description: "--store takes sqlite or postgres")
+                }
+            case "--store-listeners": options.storeListeners = try number(argument, 0...20_000)
+            case "--store-rate": options.storeWriteRate = try number(argument, 3...100_000)
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }

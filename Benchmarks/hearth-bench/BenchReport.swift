@@ -18,6 +18,11 @@ struct BenchReport {
     var hearthCreate: WrkResult?
     var hearthGet: WrkResult?
     var hearthCommit: WrkResult?
+    /// Point reads over gRPC `GetDocument`, beside `hearthGet`.
+    var grpcGet: GRPCResult?
+    /// Commits of one set over REST `:commit` and over gRPC `Commit`.
+    var hearthCommitOne: WrkResult?
+    var grpcCommitOne: GRPCResult?
     var hearthPeakRSS: Int?
     var hearthExitStatus: Int32?
     var queries: QueryBenchmark.Results?
@@ -97,7 +102,26 @@ struct BenchReport {
                 ratio: ratio(hearthCommitDocs, sqliteBulk?.documentsPerSecond),
                 target: "≥ \(rate(Target.commitDocumentsPerSecond))",
                 result: verdict([("rate", hearthCommitDocs.map { $0 >= Target.commitDocumentsPerSecond })])))
+        let grpcGets = grpcGet?.callsPerSecond
+        rows.append(
+            Row(
+                figure: "point reads/s over gRPC — `GetDocument`, \(grpcText(grpcGet)), beside REST GET",
+                hearth: rate(grpcGets), baseline: rate(hearthGets) + " REST GET", ratio: ratio(grpcGets, hearthGets),
+                target: "—", result: "info"))
+        let grpcCommits = grpcCommitOne?.callsPerSecond
+        let restCommits = hearthCommitOne?.requestsPerSecond
+        rows.append(
+            Row(
+                figure: "commits/s of one set over gRPC — `Commit`, \(grpcText(grpcCommitOne)), beside REST `:commit`",
+                hearth: rate(grpcCommits),
+                baseline: rate(restCommits) + " REST `:commit`, \(connectionsText(options.connections))",
+                ratio: ratio(grpcCommits, restCommits), target: "—", result: "info"))
         return rows
+    }
+
+    private func grpcText(_ result: GRPCResult?) -> String {
+        guard let load = result?.load else { return "h2c" }
+        return "\(load.connections) h2c connections × \(load.streams) streams"
     }
 
     /// The report: machine, main table, latencies, server footprint.
@@ -123,12 +147,18 @@ struct BenchReport {
                 "| \(row.figure) | \(row.hearth) | \(row.baseline) | \(row.ratio) | \(row.target) | \(row.result) |\n"
         }
 
-        out += "\n| wrk load | requests/s | requests | p50 | p90 | p99 | max |\n"
+        out += "\n| load (wrk, or the bench's h2c client for gRPC) | requests/s | requests | p50 | p90 | p99 | max |\n"
         out += "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
-        for result in [bareCreate, bareGet, hearthCreate, hearthGet, hearthCommit].compactMap({ $0 }) {
+        for result in [bareCreate, bareGet, hearthCreate, hearthGet, hearthCommit, hearthCommitOne].compactMap({ $0 }) {
             out += "| \(result.load.name) (-c\(result.load.connections)) | \(rate(result.requestsPerSecond)) "
             out += "| \(rate(Double(result.requests))) | \(ms(result.latencyP50)) | \(ms(result.latencyP90)) "
             out += "| \(ms(result.latencyP99)) | \(ms(result.latencyMax)) |\n"
+        }
+
+        for result in [grpcGet, grpcCommitOne].compactMap({ $0 }) {
+            out += "| \(result.load.name) (\(result.load.connections)×\(result.load.streams) streams) "
+            out += "| \(rate(result.callsPerSecond)) | \(rate(Double(result.calls))) | \(ms(result.latencyP50)) "
+            out += "| \(ms(result.latencyP90)) | \(ms(result.latencyP99)) | \(ms(result.latencyMax)) |\n"
         }
 
         out += "\n| raw SQLite | documents/s | documents | seconds |\n| --- | ---: | ---: | ---: |\n"

@@ -73,14 +73,39 @@ struct Benchmark {
             log("seeding \(options.seedDocuments) documents through :commit")
             var next = 0
             while next < options.seedDocuments {
-                let ids = (next..<min(next + Self.commitWrites, options.seedDocuments)).map { docID($0) }
+                let ids = (next..<min(next + Self.commitWrites, options.seedDocuments)).map { Self.docID($0) }
                 try client.expect(
                     "POST", "\(documents):commit", json: LuaScripts.commitBody(collection: "reads", ids: ids),
                     bodyContains: "writeResults")
                 next += ids.count
             }
-            try client.expect("GET", "\(documents)/reads/\(docID(options.seedDocuments - 1))", bodyContains: "hello")
+            try client.expect(
+                "GET", "\(documents)/reads/\(Self.docID(options.seedDocuments - 1))", bodyContains: "hello")
             report.hearthGet = try wrk.run(getLoad(server.baseURL, name: "hearth, GET"))
+
+            // The same point reads over gRPC (`GetDocument`, h2c on the same port), then commits of one set over
+            // REST (`:commit`) and over gRPC (`Commit`), each pair in the same server one after the other.
+            let port = Int(server.baseURL.split(separator: ":").last ?? "") ?? 0
+            let seeded = options.seedDocuments
+            report.grpcGet = try GRPCLoadRunner.run(
+                grpcLoad(port: port, name: "hearth, gRPC GetDocument", method: GRPCBenchMessages.getDocument) {
+                    _, _ in GRPCBenchMessages.getDocument(path: "reads/" + Self.docID(Int.random(in: 0..<seeded)))
+                })
+            let singleNonce = String(UUID().uuidString.prefix(8)).lowercased()
+            try client.expect(
+                "POST", "\(documents):commit",
+                json: LuaScripts.commitBody(collection: "single", ids: ["check\(singleNonce)"]),
+                bodyContains: "writeResults")
+            report.hearthCommitOne = try wrk.run(
+                WrkLoad(
+                    name: "hearth, commit of 1", url: server.baseURL + documents + ":commit",
+                    script: LuaScripts.commit(collection: "single", writes: 1, nonce: singleNonce),
+                    threads: options.wrkThreads, connections: options.connections, duration: options.duration))
+            report.grpcCommitOne = try GRPCLoadRunner.run(
+                grpcLoad(port: port, name: "hearth, gRPC Commit of 1", method: GRPCBenchMessages.commit) {
+                    connection, sequence in
+                    GRPCBenchMessages.commitOneSet(path: "single/\(singleNonce)g\(connection)s\(sequence)")
+                })
 
             // Commits of 500 new documents each.
             let nonce = String(UUID().uuidString.prefix(8)).lowercased()
@@ -121,6 +146,17 @@ struct Benchmark {
             threads: options.wrkThreads, connections: options.connections, duration: options.duration)
     }
 
+    /// A gRPC load with as many calls in flight as the wrk loads have connections, `wrkThreads` connections.
+    private func grpcLoad(
+        port: Int, name: String, method: String,
+        request: @escaping @Sendable (_ connection: Int, _ sequence: Int) -> [UInt8]
+    ) -> GRPCLoad {
+        let connections = max(1, options.wrkThreads)
+        return GRPCLoad(
+            name: name, port: port, method: method, connections: connections,
+            streams: max(1, options.connections / connections), duration: options.duration, request: request)
+    }
+
     /// `abc1234` or `abc1234 with local changes` from git, when it is installed and this is a checkout.
     private static func sourceRevision() -> String? {
         guard let git = ChildProcess.findExecutable("git"),
@@ -132,7 +168,7 @@ struct Benchmark {
     }
 
     /// The ID of the n-th seeded document, as the GET script spells it.
-    private func docID(_ number: Int) -> String {
+    static func docID(_ number: Int) -> String {
         let digits = String(number)
         return "doc" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }

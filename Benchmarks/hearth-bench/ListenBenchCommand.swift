@@ -41,6 +41,7 @@ enum ListenBenchCommand {
             let scenarios = ListenScenarios(options: options, workDirectory: work)
             if options.scenarios.contains("documents") { try scenarios.ownDocuments(into: &report) }
             if options.scenarios.contains("query") { try scenarios.sharedQuery(into: &report) }
+            if options.scenarios.contains("grpc") { try scenarios.grpcBesideSSE(into: &report) }
             if options.scenarios.contains("baseline") {
                 try scenarios.baseline(into: &report)
                 try scenarios.queryBaseline(into: &report)

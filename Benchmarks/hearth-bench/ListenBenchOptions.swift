@@ -6,6 +6,7 @@ struct ListenBenchOptions: Sendable {
     var listeners = 10_000
     var writeRate = 1000
     var queryListeners = 1000
+    var grpcListeners = 1000
     var queryWriteRate = 2000
     var boardDocuments = 10_000
     var duration = 10
@@ -13,7 +14,7 @@ struct ListenBenchOptions: Sendable {
     var serverThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
     var clientThreads = 2
     var matchingQueries = [1, 10, 100, 1000, 10_000]
-    var scenarios: Set<String> = ["documents", "query", "baseline", "matching"]
+    var scenarios: Set<String> = ["documents", "query", "grpc", "baseline", "matching"]
     var outputPath: String? = "Benchmarks/out/listen.md"
     var checkTargets = false
 
@@ -37,12 +38,14 @@ struct ListenBenchOptions: Sendable {
           --query-listeners N      streams on one query (where+orderBy+limit 50)  (default 1000)
           --query-rate N           writes/s to the queried collection             (default 2000)
           --board-documents N      documents in the queried collection            (default 10000)
+          --grpc-listeners N       gRPC Listen streams and as many SSE streams, one server, --rate writes/s
+                                   shared between them                            (default 1000)
           --duration SECONDS       length of each load                            (default 10)
           --fan-out-rounds N       writes to the document with every listener     (default 5)
           --server-threads N       HTTP threads of hearth and of the baseline     (default: CPU count, at least 2)
           --client-threads N       epoll threads of the load client               (default 2)
           --matching-queries LIST  query counts for the matching cost             (default 1,10,100,1000,10000)
-          --only LIST              some of documents,query,baseline,matching      (default all)
+          --only LIST              some of documents,query,grpc,baseline,matching (default all)
           --out PATH               also write the report here                     (default Benchmarks/out/listen.md)
           --check-targets          exit with status 3 when a target is missed
           -h, --help               show this help
@@ -74,6 +77,7 @@ struct ListenBenchOptions: Sendable {
             case "--query-listeners": options.queryListeners = try number(argument, 1...60_000)
             case "--query-rate": options.queryWriteRate = try number(argument, 1...100_000)
             case "--board-documents": options.boardDocuments = try number(argument, 100...1_000_000)
+            case "--grpc-listeners": options.grpcListeners = try number(argument, 1...20_000)
             case "--duration": options.duration = try number(argument, 1...300)
             case "--fan-out-rounds": options.fanOutRounds = try number(argument, 1...100)
             case "--server-threads": options.serverThreads = try number(argument, 1...256)
@@ -89,9 +93,9 @@ struct ListenBenchOptions: Sendable {
                 options.matchingQueries = counts
             case "--only":
                 let names = Set(try value(argument).split(separator: ",").map(String.init))
-                guard !names.isEmpty, names.isSubset(of: ["documents", "query", "baseline", "matching"]) else {
+                guard !names.isEmpty, names.isSubset(of: ["documents", "query", "grpc", "baseline", "matching"]) else {
                     throw ListenBenchOptions.UsageError(
-                        description: "--only takes some of documents,query,baseline,matching")
+                        description: "--only takes some of documents,query,grpc,baseline,matching")
                 }
                 options.scenarios = names
             case "--out": options.outputPath = try value(argument)

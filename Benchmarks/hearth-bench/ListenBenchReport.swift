@@ -47,6 +47,20 @@ struct ListenBenchReport {
         var memory: Int
     }
 
+    /// The same number of listeners over gRPC `Listen` and over the SSE channel, on one server, writes shared.
+    struct Channels: Sendable {
+        var listeners: Int
+        var writes: ListenPacer.Result
+        var grpcDelivered: Int
+        /// Commit (`update_time`) → `document_change` decoded, milliseconds.
+        var grpc: LatencySummary
+        var grpcClosed: Int
+        var sseDelivered: Int
+        /// Commit (`updateTime`) → SSE event parsed, milliseconds.
+        var sse: LatencySummary
+        var sseClosed: Int
+    }
+
     let machine: MachineInfo
     let options: ListenBenchOptions
     let date = Date()
@@ -56,6 +70,7 @@ struct ListenBenchReport {
     var baselineFanOut: [FanOut] = []
     var query: QueryDelivery?
     var baselineQuery: QueryDelivery?
+    var channels: Channels?
     var matching: [ListenMatchingBenchmark.Row] = []
     var hubFanOut: [ListenFanOutBenchmark.Result] = []
     var idleMemory: Int?
@@ -133,6 +148,20 @@ struct ListenBenchReport {
             out +=
                 "| … commit → snapshot p50 / p99 | \(ms(query.commitToReceive.p50)) / \(ms(query.commitToReceive.p99)) | \(ms(base?.commitToReceive.p50)) / \(ms(base?.commitToReceive.p99)) | p99 < 100 ms |\n"
             out += "| … server RSS | \(bytes(query.memory)) | | |\n"
+        }
+        if let channels {
+            out += "\n## gRPC `Listen` beside the SSE channel\n\n"
+            out += "One server: \(channels.listeners) gRPC `Listen` streams (the mobile SDKs' channel; "
+            out +=
+                "\(GRPCListenFleet.streamsPerConnection) per h2c connection, a thread each) and \(channels.listeners) SSE "
+            out += "streams, each on its own document; \(options.writeRate) writes/s in all, alternately to a gRPC "
+            out += "listener's and an SSE listener's document (\(channels.writes.sent) acknowledged).\n\n"
+            out += "| figure | gRPC `Listen` | SSE channel |\n| --- | --- | --- |\n"
+            out += "| commit → event p50 | \(ms(channels.grpc.p50)) | \(ms(channels.sse.p50)) |\n"
+            out += "| … p99 | \(ms(channels.grpc.p99)) | \(ms(channels.sse.p99)) |\n"
+            out += "| … max | \(ms(channels.grpc.max)) | \(ms(channels.sse.max)) |\n"
+            out += "| events delivered | \(channels.grpcDelivered) | \(channels.sseDelivered) |\n"
+            out += "| streams closed by the server | \(channels.grpcClosed) | \(channels.sseClosed) |\n"
         }
         if !matching.isEmpty {
             out += "\n## Matching cost per write vs listening queries (in process, no deliveries)\n\n"

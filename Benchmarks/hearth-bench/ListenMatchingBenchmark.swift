@@ -82,6 +82,7 @@ private final class MemorySource: ListenSource {
     let changeFeed = ChangeFeed<ChangeRecord>()
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] { [] }
     func head() throws(HearthError) -> Int64 { 0 }
+    func covers(after sequence: Int64) throws(HearthError) -> Bool { true }
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument] { [] }
     func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?] { paths.map { _ in nil } }
 }

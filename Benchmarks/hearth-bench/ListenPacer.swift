@@ -17,9 +17,11 @@ enum ListenPacer {
         var rate: Double { seconds > 0 ? Double(sent) / seconds : 0 }
     }
 
-    /// `request(sequence, sentNanoseconds)` gives each request's method, path and body.
+    /// `request(sequence, sentNanoseconds)` gives each request's method, path and body. With `giveUpAfter`, a
+    /// thread still behind that many seconds after the start stops there rather than sending all it owes, so a
+    /// server far slower than `rate` bounds the run's length (the result's rate shows what it reached).
     static func run(
-        port: Int, rate: Int, duration: Double, threads: Int,
+        port: Int, rate: Int, duration: Double, threads: Int, giveUpAfter: Double? = nil,
         request: @escaping @Sendable (Int, Int64) -> (method: String, path: String, body: [UInt8])
     ) throws -> Result {
         let total = Mutex(Result())
@@ -37,7 +39,8 @@ enum ListenPacer {
                     let connection = try ListenBenchConnection(port: port)
                     var next = start + interval * Int64(worker) / Int64(threads)
                     var sequence = worker
-                    while next < end {
+                    let giveUp = giveUpAfter.map { start + Int64($0 * 1e9) } ?? .max
+                    while next < end, ListenBenchSocket.monotonicNanoseconds() < giveUp {
                         ListenBenchSocket.sleep(until: next)
                         let sent = ListenBenchSocket.monotonicNanoseconds()
                         let (method, path, body) = request(sequence, sent)

@@ -21,10 +21,10 @@ struct ListenScenarios {
         log("opening \(count) listen streams")
         let sessions = try fleet.open(
             port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
-        try addTargets(port: server.port, sessions: sessions) { index in
+        try Self.addTargets(port: server.port, sessions: sessions) { index in
             #"{"addTarget":{"targetId":1,"documents":{"documents":["projects/demo/databases/(default)/documents/own/d\#(index)"]}}}"#
         }
-        try wait("\(count) targets current") { fleet.snapshot.currents >= count }
+        try Self.wait("\(count) targets current") { fleet.snapshot.currents >= count }
         report.idleMemory = server.memory().resident
         log("\(options.writeRate) writes/s to random documents for \(options.duration) s")
         fleet.startRecording()
@@ -38,7 +38,7 @@ struct ListenScenarios {
                 Array(#"{"fields":{"t":{"integerValue":"\#(sent)"}}}"#.utf8)
             )
         }
-        try wait("every write delivered", timeout: 10, allowTimeout: true) {
+        try Self.wait("every write delivered", timeout: 10, allowTimeout: true) {
             fleet.snapshot.recordedDocuments >= writes.sent
         }
         let samples = fleet.stopRecording().filter { $0.kind == .document && $0.sent > 0 }
@@ -52,17 +52,17 @@ struct ListenScenarios {
         report.closedDuringOwn = fleet.snapshot.closed
 
         log("one document, \(count) listeners")
-        try addTargets(port: server.port, sessions: sessions) { _ in
+        try Self.addTargets(port: server.port, sessions: sessions) { _ in
             #"{"addTarget":{"targetId":2,"documents":{"documents":["projects/demo/databases/(default)/documents/hot/one"]}}}"#
         }
-        try wait("\(count) hot targets current") { fleet.snapshot.currents >= 2 * count }
+        try Self.wait("\(count) hot targets current") { fleet.snapshot.currents >= 2 * count }
         let writer = try ListenBenchConnection(port: server.port)
         for _ in 0..<options.fanOutRounds {
             fleet.startRecording()
             let sent = ListenBenchSocket.monotonicNanoseconds()
             try writer.expect(
                 "PATCH", Self.documentsPath + "/hot/one", body: #"{"fields":{"t":{"integerValue":"\#(sent)"}}}"#)
-            try wait("the hot write to reach every listener", timeout: 20, allowTimeout: true) {
+            try Self.wait("the hot write to reach every listener", timeout: 20, allowTimeout: true) {
                 fleet.snapshot.recordedDocuments >= count
             }
             let round = fleet.stopRecording().filter { $0.kind == .document && $0.sent == sent }
@@ -104,10 +104,10 @@ struct ListenScenarios {
             port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
         let query =
             #"{"from":[{"collectionId":"board"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},"op":"EQUAL","value":{"stringValue":"open"}}},"orderBy":[{"field":{"fieldPath":"score"},"direction":"DESCENDING"}],"limit":50}"#
-        try addTargets(port: server.port, sessions: sessions) { _ in
+        try Self.addTargets(port: server.port, sessions: sessions) { _ in
             #"{"addTarget":{"targetId":1,"query":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":\#(query)}}}"#
         }
-        try wait("\(count) query targets current") { fleet.snapshot.currents >= count }
+        try Self.wait("\(count) query targets current") { fleet.snapshot.currents >= count }
         log("\(options.queryWriteRate) writes/s to the board for \(options.duration) s")
         fleet.startRecording()
         let writes = try ListenPacer.run(
@@ -135,6 +135,52 @@ struct ListenScenarios {
             memory: server.memory().resident)
     }
 
+    // MARK: gRPC Listen beside the SSE channel: as many listeners on each, writes shared, one server
+
+    func grpcBesideSSE(into report: inout ListenBenchReport) throws {
+        let server = try ListenServerProcess(
+            binary: options.hearthPath, directory: workDirectory, threads: options.serverThreads)
+        defer { server.stop() }
+        let count = options.grpcListeners
+        log("gRPC beside SSE: \(count) Listen streams and \(count) SSE streams, each on its own document")
+        let sse = ListenFleet(threads: options.clientThreads)
+        defer { sse.stop() }
+        let sessions = try sse.open(
+            port: server.port, path: Self.documentsPath + ":listen", count: count, parallelism: 8)
+        try Self.addTargets(port: server.port, sessions: sessions) { index in
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["projects/demo/databases/(default)/documents/sse/d\#(index)"]}}}"#
+        }
+        let grpc = try GRPCListenFleet(port: server.port, collection: "grpc", count: count)
+        defer { grpc.stop() }
+        try Self.wait("\(count) SSE and \(count) gRPC targets current") {
+            sse.snapshot.currents >= count && grpc.currents >= count
+        }
+        log("\(options.writeRate) writes/s, alternately to an SSE listener's and a gRPC listener's document")
+        sse.startRecording()
+        grpc.startRecording()
+        let writes = try ListenPacer.run(
+            port: server.port, rate: options.writeRate, duration: Double(options.duration), threads: 4
+        ) {
+            sequence, sent in
+            let document = ((sequence / 2) &* 7919) % count
+            let collection = sequence % 2 == 0 ? "sse" : "grpc"
+            return (
+                "PATCH", Self.documentsPath + "/\(collection)/d\(document)",
+                Array(#"{"fields":{"t":{"integerValue":"\#(sent)"}}}"#.utf8)
+            )
+        }
+        usleep(1_000_000)
+        let sseSamples = sse.stopRecording().filter { $0.kind == .document && $0.sent > 0 }
+        let grpcSamples = grpc.stopRecording()
+        let trouble = grpc.trouble
+        if let failure = trouble.failure { throw BenchError("gRPC listeners: \(failure)") }
+        report.channels = ListenBenchReport.Channels(
+            listeners: count, writes: writes, grpcDelivered: grpcSamples.count,
+            grpc: LatencySummary(grpcSamples), grpcClosed: trouble.closed, sseDelivered: sseSamples.count,
+            sse: LatencySummary(sseSamples.map { Double($0.receivedWall - $0.committed) / 1000 }),
+            sseClosed: sse.snapshot.closed)
+    }
+
     // MARK: Baseline: the same connections, bytes pushed by a bare HearthHTTP server
 
     func baseline(into report: inout ListenBenchReport) throws {
@@ -147,7 +193,9 @@ struct ListenScenarios {
         _ = try fleet.open(port: server.port, path: "/listen", count: count, parallelism: 8)
         fleet.startRecording()
         let pushed = try server.command("push \(options.writeRate) \(options.duration)")
-        try wait("every push delivered", timeout: 10, allowTimeout: true) { fleet.snapshot.recordedDocuments >= pushed }
+        try Self.wait("every push delivered", timeout: 10, allowTimeout: true) {
+            fleet.snapshot.recordedDocuments >= pushed
+        }
         let samples = fleet.stopRecording().filter { $0.kind == .document }
         report.baselineOwn = ListenBenchReport.Delivery(
             writes: ListenPacer.Result(sent: pushed, failed: 0, seconds: Double(options.duration)),
@@ -157,7 +205,7 @@ struct ListenScenarios {
         for _ in 0..<options.fanOutRounds {
             fleet.startRecording()
             try server.command("broadcast")
-            try wait("the broadcast to reach every stream", timeout: 20, allowTimeout: true) {
+            try Self.wait("the broadcast to reach every stream", timeout: 20, allowTimeout: true) {
                 fleet.snapshot.recordedDocuments >= count
             }
             let round = fleet.stopRecording().filter { $0.kind == .document }
@@ -190,7 +238,7 @@ struct ListenScenarios {
     // MARK: Helpers
 
     /// POSTs one addTarget per session, from several keep-alive connections at once.
-    private func addTargets(port: Int, sessions: [String], body: @escaping @Sendable (Int) -> String) throws {
+    static func addTargets(port: Int, sessions: [String], body: @escaping @Sendable (Int) -> String) throws {
         let failure = Mutex<BenchError?>(nil)
         let group = DispatchGroup()
         let workers = 4
@@ -214,7 +262,7 @@ struct ListenScenarios {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    private func wait(_ what: String, timeout: Double = 120, allowTimeout: Bool = false, _ condition: () -> Bool) throws
+    static func wait(_ what: String, timeout: Double = 120, allowTimeout: Bool = false, _ condition: () -> Bool) throws
     {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {

@@ -22,6 +22,8 @@ final class ListenServerProcess {
             [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path, "--dev", "--threads",
                 String(threads), "--log-level", "warning",
+                // Every listener comes from 127.0.0.1: the default per-address limit (256) would close the rest.
+                "--max-connections-per-address", "0",
             ]
             + extraArguments
         process.standardInput = FileHandle.nullDevice

@@ -19,6 +19,20 @@ enum LuaScripts {
         """
     }
 
+    /// A `setup` that points wrk's threads at the given 127.0.0.1 ports in turn (`thread.addr`), so one wrk spreads
+    /// its connections over several nodes; goes before a script that defines no `setup` of its own.
+    static func spread(over ports: [String]) -> String {
+        """
+        local ports = { \(ports.map { "\"\($0)\"" }.joined(separator: ", ")) }
+        local spread = 0
+        function setup(thread)
+          spread = spread + 1
+          thread.addr = wrk.lookup("127.0.0.1", ports[(spread - 1) % #ports + 1])[1]
+        end
+
+        """
+    }
+
     /// `POST` of the same JSON body on every request, with `Authorization: Bearer` when given a token.
     static func post(body: String, bearer: String? = nil) -> String {
         """

@@ -7,6 +7,8 @@ import Synchronization
 struct QueryBenchmark {
     let options: BenchOptions
     let wrk: WrkRunner
+    /// More `hearth serve` arguments, e.g. `--store postgres://…` for the PostgreSQL engine's figures.
+    var serverArguments: [String] = []
 
     /// One collection size's query figure.
     struct SizeResult: Sendable {
@@ -40,7 +42,7 @@ struct QueryBenchmark {
             .write(to: dataDirectory.appendingPathComponent("hearth.indexes.json"))
         let server = try HearthServerProcess(
             binary: options.hearthPath, dataDirectory: dataDirectory, logDirectory: workDirectory,
-            threads: options.serverThreads)
+            threads: options.serverThreads, extraArguments: serverArguments)
         var results = Results()
         do {
             let client = SetupClient(baseURL: server.baseURL)

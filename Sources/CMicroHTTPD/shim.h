@@ -39,4 +39,35 @@ static inline void hearth_mhd_set_timeout(struct MHD_Connection *connection, uns
     (void) MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
+#ifdef __linux__
+#include <sys/epoll.h>
+
+/// epoll_event is a packed struct, which Swift cannot build reliably; these take and give plain descriptors.
+/// Registers |fd| for readability (level-triggered).
+static inline int hearth_epoll_add(int epoll_fd, int fd) {
+    struct epoll_event event = {.events = EPOLLIN, .data = {.fd = fd}};
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+
+static inline int hearth_epoll_remove(int epoll_fd, int fd) {
+    struct epoll_event event = {0};
+    return epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, &event);
+}
+
+/// accept4(2) with SOCK_CLOEXEC (glibc declares accept4 only under _GNU_SOURCE, which Swift's import lacks).
+int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+static inline int hearth_accept_cloexec(int listener, struct sockaddr *address, socklen_t *length) {
+    return accept4(listener, address, length, SOCK_CLOEXEC);
+}
+
+/// Waits up to |timeout_ms| (-1: for ever); writes up to |max| ready descriptors into |fds| and returns how many.
+static inline int hearth_epoll_wait(int epoll_fd, int *fds, int max, int timeout_ms) {
+    struct epoll_event events[64];
+    if (max > 64) max = 64;
+    int count = epoll_wait(epoll_fd, events, max, timeout_ms);
+    for (int i = 0; i < count; i++) fds[i] = events[i].data.fd;
+    return count;
+}
+#endif
+
 #endif

@@ -1,7 +1,7 @@
 import Foundation
 import HearthCore
 import HearthSQLite
-import HearthStoreSQLite
+package import HearthStoreSQLite
 import Synchronization
 
 /// The accounts' tables in `hearth.sqlite`, and the one road to them.
@@ -39,25 +39,40 @@ package final class AccountDatabase: Sendable {
     private let backend: Backend
     /// Account status for ID-token checks; emptied by every ``write(_:)``.
     let tokenStatuses = TokenStatusCache()
+    /// Where the signing keys live when not in the data directory's files.
+    let signingKeys: (any SigningKeyStorage)?
+    /// Where the rate limits' buckets live when not in this process (several nodes share them).
+    let rateLimits: (any RateLimitStorage)?
 
     /// The accounts on a server's open database (migrated here, through its writer); its owner closes it.
-    init(database: SQLiteDatabase) throws(AuthError) {
+    package init(database: SQLiteDatabase) throws(AuthError) {
         do {
             try database.migrate(component: AccountSchema.component, migrations: AccountSchema.migrations)
         } catch {
             throw .internal("cannot open the accounts database: \(error)")
         }
         backend = .shared(database)
+        signingKeys = nil
+        rateLimits = nil
     }
 
-    /// The accounts in another engine (`storage`, already migrated), which its owner closes.
-    package init(storage: any AccountStorage) {
+    /// The accounts in another engine (`storage`, already migrated), which its owner closes, with the signing keys
+    /// in `signingKeys` (the same engine's, so every node signs and verifies with the same keys; `nil` keeps them
+    /// in the data directory).
+    package init(
+        storage: any AccountStorage, signingKeys: (any SigningKeyStorage)? = nil,
+        rateLimits: (any RateLimitStorage)? = nil
+    ) {
         backend = .external(storage)
+        self.signingKeys = signingKeys
+        self.rateLimits = rateLimits
     }
 
     /// Opens (creating and migrating) the database in `directory` with connections of its own, for a process that
     /// runs no server (`hearth users`).
     init(directory: String, readers: Int = 4) throws(AuthError) {
+        signingKeys = nil
+        rateLimits = nil
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

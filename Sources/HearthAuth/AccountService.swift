@@ -73,8 +73,14 @@ public final class AccountService: Sendable {
         self.logger = logger
         self.database = accounts
         let keyDirectory = (configuration.dataDirectory as NSString).appendingPathComponent("keys")
+        let keyStorage: any SigningKeyStorage =
+            if let shared = accounts.signingKeys {
+                shared
+            } else {
+                try SigningKeyFiles(directory: (keyDirectory as NSString).appendingPathComponent("signing"))
+            }
         keys = try SigningKeys(
-            directory: (keyDirectory as NSString).appendingPathComponent("signing"),
+            storage: keyStorage,
             overlap: configuration.idTokenLifetime + 300, clock: clock, logger: logger)
         idTokens = IDTokens(
             keys: keys, projectID: configuration.projectID, lifetime: configuration.idTokenLifetime, clock: clock)
@@ -92,9 +98,13 @@ public final class AccountService: Sendable {
         }
         mail = MailDispatcher(mailer: mailer, logger: logger)
         templates = try MailTemplates.load(directory: configuration.mailTemplatesDirectory)
-        addressLimiter = RateLimiter(limit: configuration.rateLimits.attemptsPerAddress, clock: clock)
-        accountLimiter = RateLimiter(limit: configuration.rateLimits.failedSignInsPerAccount, clock: clock)
-        mailLimiter = RateLimiter(limit: configuration.rateLimits.mailsPerAccount, clock: clock)
+        let buckets = accounts.rateLimits
+        addressLimiter = RateLimiter(
+            limit: configuration.rateLimits.attemptsPerAddress, clock: clock, scope: "address", storage: buckets)
+        accountLimiter = RateLimiter(
+            limit: configuration.rateLimits.failedSignInsPerAccount, clock: clock, scope: "account", storage: buckets)
+        mailLimiter = RateLimiter(
+            limit: configuration.rateLimits.mailsPerAccount, clock: clock, scope: "mail", storage: buckets)
         providers = IdentityProviders(
             configuration.identityProviders, policy: configuration.providerURLPolicy, devMode: configuration.devMode)
     }

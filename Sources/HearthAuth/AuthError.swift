@@ -67,7 +67,7 @@ extension AuthError {
     static func invalidCustomToken(_ detail: String) -> AuthError { AuthError("INVALID_CUSTOM_TOKEN", detail) }
 
     /// A request the server cannot serve because the storage failed; the detail is for logs, not clients.
-    static func `internal`(_ detail: String) -> AuthError {
+    package static func `internal`(_ detail: String) -> AuthError {
         AuthError("INTERNAL_ERROR", detail, status: 500, statusName: "INTERNAL", reason: "backendError")
     }
 

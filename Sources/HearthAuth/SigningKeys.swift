@@ -4,13 +4,13 @@ import HearthCrypto
 import HearthLog
 import Synchronization
 
-/// The RSA keys that sign ID tokens, kept in `<data>/keys/`: one PEM file per key (owner-only permissions) and a
-/// manifest, `keyring.json`, recording when each key was made and retired.
+/// The RSA keys that sign ID tokens, kept in a ``SigningKeyStorage``: files in `<data>/keys/signing`, or the
+/// PostgreSQL database every node shares.
 ///
 /// The newest key that is not retired signs. Rotation makes a new key and retires the previous one, which stays
 /// published (JWKS) and accepted for `overlap` seconds — longer than an ID token lives — so tokens it signed keep
-/// verifying until they expire. The manifest is re-read when it changes on disk (checked at most once a second),
-/// so `hearth keys rotate` on a running server's data directory takes effect without a restart.
+/// verifying until they expire. The keyring is re-read at most once a second, and at once for a token naming a key
+/// not yet seen, so `hearth keys rotate` (or another node's rotation) takes effect without a restart.
 final class SigningKeys: Sendable {
     struct Key: Sendable {
         var id: String
@@ -22,43 +22,37 @@ final class SigningKeys: Sendable {
 
     private struct State {
         var keys: [Key] = []
-        var manifestModified: Date?
         var lastCheck: Int64 = .min
     }
 
-    let directory: String
+    let storage: any SigningKeyStorage
     private let clock: WallClock
     private let overlap: Int64
     private let logger: Logger
     private let state = Mutex(State())
 
-    private var manifestPath: String { (directory as NSString).appendingPathComponent("keyring.json") }
-
-    /// Loads the keys in `directory`, generating the first one if there is none that signs.
+    /// Loads the keys in `storage`, making the first one if there is none that signs.
     init(
-        directory: String, overlap: Int64, clock: WallClock = .system, logger: Logger = Logger(level: .error) { _ in }
+        storage: any SigningKeyStorage, overlap: Int64, clock: WallClock = .system,
+        logger: Logger = Logger(level: .error) { _ in }
     ) throws(AuthError) {
+        self.storage = storage
         self.logger = logger
-        self.directory = directory
         self.overlap = overlap
         self.clock = clock
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .internal("cannot create the key directory: \(error.localizedDescription)")
+        // In one step of the storage, so nodes starting together make one first key between them.
+        let made = try Self.generate(at: clock.seconds)
+        let keys = try storage.update { keys throws(AuthError) in
+            keys.contains { $0.retiredAt == nil } ? nil : keys + [made]
         }
-        try reload(force: true)
-        if state.withLock({ $0.keys.contains { $0.retiredAt == nil } }) == false {
-            _ = try rotate()
-        }
+        try adopt(keys)
     }
 
     /// The key that signs new tokens.
     func signingKey() throws(AuthError) -> Key {
         try reload(force: false)
         guard let key = state.withLock({ $0.keys.last { $0.retiredAt == nil } }) else {
-            throw .internal("no signing key in \(directory)")
+            throw .internal("no signing key on record")
         }
         return key
     }
@@ -66,15 +60,15 @@ final class SigningKeys: Sendable {
     /// The public key with ID `id`, if it is still accepted (active, or retired less than `overlap` ago).
     func verificationKey(id: String) -> RSAPublicKey? {
         if let key = accepted().first(where: { $0.id == id }) { return key.publicKey }
-        // An unknown ID may be a key another process just added: re-read once, then give up.
-        reloadReporting()
+        // An unknown ID may be a key another process or node just added: re-read once, then give up.
+        reloadReporting(force: true)
         return accepted().first { $0.id == id }?.publicKey
     }
 
-    /// Re-reads the key directory; a failure keeps the keys already loaded and is logged.
-    private func reloadReporting() {
+    /// Re-reads the keyring; a failure keeps the keys already loaded and is logged.
+    private func reloadReporting(force: Bool = false) {
         do {
-            try reload(force: false)
+            try reload(force: force)
         } catch {
             logger.warning(
                 "signing keys not re-read; the keys already loaded stay in use", ["error": .string(error.code)])
@@ -92,37 +86,32 @@ final class SigningKeys: Sendable {
 
     /// Makes a new signing key and retires the current one. Returns the new key's ID.
     func rotate() throws(AuthError) -> String {
-        let key: RSAPrivateKey
-        let publicKey: RSAPublicKey
-        let pem: String
+        let now = clock.seconds
+        let made = try Self.generate(at: now)
+        let overlap = self.overlap
+        let keys = try storage.update { keys in
+            var keys = keys
+            for index in keys.indices where keys[index].retiredAt == nil { keys[index].retiredAt = now }
+            keys.append(made)
+            // Keys retired long enough ago that no token they signed can still be valid are deleted.
+            keys.removeAll { ($0.retiredAt ?? .max) < now - overlap }
+            return keys
+        }
+        try adopt(keys)
+        return made.id
+    }
+
+    /// A new 2048-bit key whose ID is a digest of its public key, so it names the key rather than the moment it
+    /// was made.
+    private static func generate(at now: Int64) throws(AuthError) -> StoredSigningKey {
         do {
-            key = try RSAPrivateKey.generate(bits: 2048)
-            publicKey = try key.publicKey
-            pem = try key.pemRepresentation()
+            let key = try RSAPrivateKey.generate(bits: 2048)
+            let id = SHA256.hash(try key.publicKey.modulus).prefix(20)
+                .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            return StoredSigningKey(id: id, pem: try key.pemRepresentation(), createdAt: now, retiredAt: nil)
         } catch {
             throw .internal("cannot generate a signing key: \(error)")
         }
-        // The ID is a digest of the public key, so it names the key rather than the moment it was made.
-        let id = SHA256.hash(publicKey.modulus).prefix(20).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        let now = clock.seconds
-        let file = (directory as NSString).appendingPathComponent("\(id).pem")
-        guard
-            FileManager.default.createFile(
-                atPath: file, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
-        else { throw .internal("cannot write a signing key to \(directory)") }
-        try reload(force: true)
-        var keys = state.withLock { $0.keys }
-        for index in keys.indices where keys[index].retiredAt == nil { keys[index].retiredAt = now }
-        keys.append(Key(id: id, privateKey: key, publicKey: publicKey, createdAt: now, retiredAt: nil))
-        // Keys retired long enough ago that no token they signed can still be valid are deleted.
-        let expired = keys.filter { ($0.retiredAt ?? .max) < now - overlap }
-        keys.removeAll { ($0.retiredAt ?? .max) < now - overlap }
-        try writeManifest(keys)
-        for key in expired {
-            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent("\(key.id).pem"))
-        }
-        state.withLock { $0.keys = keys }
-        return id
     }
 
     private func accepted() -> [Key] {
@@ -130,25 +119,7 @@ final class SigningKeys: Sendable {
         return state.withLock { $0.keys.filter { ($0.retiredAt ?? .max) >= now - overlap } }
     }
 
-    private func writeManifest(_ keys: [Key]) throws(AuthError) {
-        let entries: [JSONValue] = keys.map { key in
-            .object([
-                "kid": .string(key.id), "created": .integer(key.createdAt),
-                "retired": key.retiredAt.map { .integer($0) } ?? .null,
-            ])
-        }
-        let temporary = manifestPath + ".tmp"
-        guard
-            FileManager.default.createFile(
-                atPath: temporary, contents: Data(JSONValue.object(["keys": .array(entries)]).serialized(pretty: true)),
-                attributes: [.posixPermissions: 0o600])
-        else { throw .internal("cannot write \(manifestPath)") }
-        // rename(2) replaces the manifest atomically: a reader sees the old or the new list, never half of one.
-        guard rename(temporary, manifestPath) == 0 else { throw .internal("cannot replace \(manifestPath)") }
-        state.withLock { $0.manifestModified = Self.modified(manifestPath) }
-    }
-
-    /// Re-reads the manifest and key files when the manifest changed (or when `force`).
+    /// Re-reads the keyring, at most once a second unless `force`.
     private func reload(force: Bool) throws(AuthError) {
         let now = clock.seconds
         let due = state.withLock { state -> Bool in
@@ -157,39 +128,27 @@ final class SigningKeys: Sendable {
             return true
         }
         guard due else { return }
-        let modified = Self.modified(manifestPath)
-        if !force, modified == state.withLock({ $0.manifestModified }) { return }
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            state.withLock { $0.manifestModified = nil }
-            return
-        }
-        guard case .array(let entries)? = (try? JSONParser.parse([UInt8](data)))?["keys"] else {
-            throw .internal("\(manifestPath) is not a key manifest")
-        }
+        try adopt(try storage.keys())
+    }
+
+    /// Makes `stored` the keys in use, parsing only the keys not already loaded.
+    private func adopt(_ stored: [StoredSigningKey]) throws(AuthError) {
         let known = state.withLock { Dictionary($0.keys.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
         var keys: [Key] = []
-        for entry in entries {
-            guard let id = entry["kid"]?.stringValue, let created = entry["created"]?.int64Value else { continue }
-            let retired = entry["retired"]?.int64Value
-            if var key = known[id] {
-                key.retiredAt = retired
+        for entry in stored {
+            if var key = known[entry.id] {
+                key.retiredAt = entry.retiredAt
                 keys.append(key)
                 continue
             }
-            let file = (directory as NSString).appendingPathComponent("\(id).pem")
-            guard let pem = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }),
-                let privateKey = try? RSAPrivateKey(pem: pem), let publicKey = try? privateKey.publicKey
-            else { throw .internal("signing key \(id) listed in \(manifestPath) cannot be read") }
+            guard let privateKey = try? RSAPrivateKey(pem: entry.pem), let publicKey = try? privateKey.publicKey else {
+                throw .internal("signing key \(entry.id) cannot be read")
+            }
             keys.append(
-                Key(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: created, retiredAt: retired))
+                Key(
+                    id: entry.id, privateKey: privateKey, publicKey: publicKey, createdAt: entry.createdAt,
+                    retiredAt: entry.retiredAt))
         }
-        state.withLock { state in
-            state.keys = keys
-            state.manifestModified = modified
-        }
-    }
-
-    private static func modified(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        state.withLock { $0.keys = keys }
     }
 }

@@ -28,7 +28,8 @@ enum BackupCommand {
     static func run(_ action: String, _ arguments: [String], environment: [String: String]) -> Int32 {
         let help = action == "backup" ? backupHelp : restoreHelp
         do {
-            let parsed = try CommandLineArguments(arguments, valueFlags: ["--data"], switchFlags: ["--help", "-h"])
+            let parsed = try CommandLineArguments(
+                arguments, valueFlags: ["--data", "--store"], switchFlags: ["--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
                 return 0
@@ -37,6 +38,11 @@ enum BackupCommand {
                 throw CommandLineArguments.UsageError(
                     description: action == "backup" ? "name the directory to write" : "name the backup to restore")
             }
+            try PostgresStoreRefusal.check(
+                parsed, environment: environment, command: "hearth \(action)",
+                alternative:
+                    "back the database up with PostgreSQL's own tools (pg_dump, or pg_basebackup with WAL archiving; README Scaling out), and each node's data directory for its stored files."
+            )
             let directory = parsed.dataDirectory(environment: environment)
             let path = parsed.positional[0]
             let started = ContinuousClock.now

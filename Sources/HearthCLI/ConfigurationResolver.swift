@@ -15,7 +15,7 @@ enum ConfigurationResolver {
             ("--storage-rules", "HEARTH_STORAGE_RULES", "storageRules"),
             ("--log-level", "HEARTH_LOG_LEVEL", "logLevel"),
             ("--threads", "HEARTH_THREADS", "threads"), ("--dev", "HEARTH_DEV", "dev"),
-            ("--indexes", "HEARTH_INDEXES", "indexes"),
+            ("--indexes", "HEARTH_INDEXES", "indexes"), ("--store", "HEARTH_STORE", "store"),
         ] + AccountsOptions.keys + ProvidersOptions.keys + ListenOptions.keys + CORSOptions.keys
         + ConnectionOptions.keys + StorageOptions.keys + ReadLimitOptions.keys
 
@@ -86,6 +86,12 @@ enum ConfigurationResolver {
                 }
                 configuration[keyPath: keyPath] = path
             }
+        }
+        if let store = value("--store") {
+            guard let location = StoreLocation(argument: store) else {
+                throw fail("--store must be sqlite or a postgres:// URL, not \(store.prefix(40))")
+            }
+            configuration.store = location
         }
         if let level = value("--log-level") {
             guard let parsed = Logger.Level(name: level) else {

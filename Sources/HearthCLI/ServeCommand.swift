@@ -35,13 +35,16 @@ enum ServeCommand {
                                   directory, removed at exit)
           --export-on-exit DIR    on stop, export the data to DIR       HEARTH_EXPORT_ON_EXIT
                                   (replacing it), as the emulator does
+          --store URL             documents, tree and accounts: sqlite  HEARTH_STORE     (default sqlite)
+                                  (in DIR), or a postgres:// URL that
+                                  every node serving the project shares
           --log-level LEVEL       debug, info, warning or error         HEARTH_LOG_LEVEL (default info)
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
         + ReadLimitOptions.help
         + AccountsOptions.help + ProvidersOptions.help + """
               --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
-                                      databaseRules, storageRules, logLevel, threads      HEARTH_CONFIG
+                                      databaseRules, storageRules, store, logLevel, threads  HEARTH_CONFIG
               -h, --help              show this help
             """
 
@@ -53,7 +56,7 @@ enum ServeCommand {
                 arguments,
                 valueFlags: Set<String>([
                     "--host", "--port", "--data", "--project", "--rules", "--database-rules", "--storage-rules",
-                    "--indexes",
+                    "--indexes", "--store",
                     "--log-level",
                     "--threads", "--config", "--import", "--export-on-exit",
                 ]).union(AccountsOptions.valueFlags).union(ListenOptions.valueFlags)

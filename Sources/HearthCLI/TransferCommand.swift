@@ -38,7 +38,8 @@ enum TransferCommand {
         do {
             let flags: Set<String> =
                 action == "export"
-                ? ["--data", "--project", "--rules", "--database-rules", "--storage-rules", "--config"] : ["--data"]
+                ? ["--data", "--store", "--project", "--rules", "--database-rules", "--storage-rules", "--config"]
+                : ["--data", "--store"]
             let parsed = try CommandLineArguments(arguments, valueFlags: flags, switchFlags: ["--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
@@ -48,6 +49,10 @@ enum TransferCommand {
                 throw CommandLineArguments.UsageError(
                     description: action == "export" ? "name the directory to write" : "name the export to read")
             }
+            try PostgresStoreRefusal.check(
+                parsed, environment: environment, command: "hearth \(action)",
+                alternative:
+                    "copy the database with pg_dump and pg_restore (documents, indexes and accounts move with it).")
             let directory = parsed.dataDirectory(environment: environment)
             let path = parsed.positional[0]
             let started = ContinuousClock.now

@@ -1,7 +1,10 @@
 import Foundation
 import HearthAuth
 import HearthCore
+import HearthLog
 import HearthMail
+import HearthServer
+import HearthStorePostgres
 
 /// `hearth users list|add|import|disable|enable|delete`: manages accounts in a data directory, with or without a running
 /// server on it (SQLite's WAL lets both work at once).
@@ -37,6 +40,7 @@ enum UsersCommand {
 
         OPTIONS:
           --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+          --store URL                   the server's postgres:// store HEARTH_STORE (sqlite: the data directory)
           --project ID                  project ID                     HEARTH_PROJECT (default demo)
         """
 
@@ -45,7 +49,7 @@ enum UsersCommand {
             let parsed = try CommandLineArguments(
                 arguments,
                 valueFlags: [
-                    "--data", "--project", "--email", "--uid", "--display-name", "--hash-algo", "--hash-key",
+                    "--data", "--store", "--project", "--email", "--uid", "--display-name", "--hash-algo", "--hash-key",
                     "--salt-separator", "--rounds", "--mem-cost", "--block-size", "--parallelization",
                     "--hash-input-order", "--format",
                 ],
@@ -57,8 +61,11 @@ enum UsersCommand {
             guard let action = parsed.positional.first else {
                 throw CommandLineArguments.UsageError(description: "missing action")
             }
-            let service = try openService(parsed, environment: environment)
-            defer { service.close() }
+            let (service, closeStore) = try openService(parsed, environment: environment)
+            defer {
+                service.close()
+                closeStore()
+            }
             switch action {
             case "list": try list(service, json: parsed.switches.contains("--json"))
             case "add": try add(service, parsed, environment: environment)
@@ -78,14 +85,42 @@ enum UsersCommand {
         }
     }
 
-    /// The accounts of the data directory, opened as the server opens them but with no mail going anywhere. This command
-    /// runs in a process of its own, beside a server that may hold the data directory, so the accounts keep a writer
-    /// connection of their own here: the one writer of this process (SQLite's file locks order it with the server's).
-    static func openService(_ parsed: CommandLineArguments, environment: [String: String]) throws -> AccountService {
+    /// The accounts of the data directory — or of the PostgreSQL database `--store` (or `HEARTH_STORE`) names —
+    /// opened as the server opens them but with no mail going anywhere, and what closes their store after. This
+    /// command runs in a process of its own, beside servers that may be serving the same accounts: on SQLite the
+    /// accounts keep a writer connection of their own here (SQLite's file locks order it with the server's); on
+    /// PostgreSQL its transactions order them with every node's, and the stored indexes are left as they are.
+    static func openService(
+        _ parsed: CommandLineArguments, environment: [String: String]
+    ) throws -> (AccountService, close: @Sendable () -> Void) {
         let directory = parsed.dataDirectory(environment: environment)
         let project = parsed.values["--project"] ?? environment["HEARTH_PROJECT"] ?? "demo"
-        return try AccountService(
-            configuration: AccountsConfiguration(projectID: project, dataDirectory: directory), mailer: Outbox())
+        let configuration = AccountsConfiguration(projectID: project, dataDirectory: directory)
+        if let store = parsed.values["--store"] ?? environment["HEARTH_STORE"] {
+            guard let location = StoreLocation(argument: store) else {
+                throw CommandLineArguments.UsageError(
+                    description: "--store must be sqlite or a postgres:// URL, not \(store.prefix(40))")
+            }
+            if case .postgres(let conninfo) = location {
+                var settings = PostgresDocumentStore.Configuration(conninfo: conninfo)
+                settings.reconcilesIndexes = false
+                let documents = try PostgresDocumentStore(configuration: settings)
+                do {
+                    let accounts = AccountDatabase(
+                        storage: PostgresAccountStorage(store: documents),
+                        signingKeys: PostgresSigningKeys(store: documents),
+                        rateLimits: PostgresRateLimits(store: documents))
+                    let service = try AccountService(
+                        configuration: configuration, mailer: Outbox(), logger: Logger(level: .error) { _ in },
+                        clock: .system, accounts: accounts)
+                    return (service, { documents.close() })
+                } catch {
+                    documents.close()
+                    throw error
+                }
+            }
+        }
+        return (try AccountService(configuration: configuration, mailer: Outbox()), {})
     }
 
     private static func target(_ parsed: CommandLineArguments) throws -> String {
@@ -274,7 +309,7 @@ enum UsersCommand {
 /// `hearth keys list|rotate`: the ID-token signing keys of a data directory.
 enum KeysCommand {
     static let help = """
-        USAGE: hearth keys <list|rotate> --data DIR
+        USAGE: hearth keys <list|rotate> [--data DIR | --store postgres://…]
 
           list      the signing keys: kid, created, retired
           rotate    make a new signing key; the previous one keeps verifying tokens until they expire (1 h + 5 min).
@@ -282,18 +317,22 @@ enum KeysCommand {
 
         OPTIONS:
           --data DIR                    data directory                 HEARTH_DATA (default ./hearth-data)
+          --store URL                   the server's postgres:// store HEARTH_STORE (sqlite: the data directory)
         """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
             let parsed = try CommandLineArguments(
-                arguments, valueFlags: ["--data", "--project"], switchFlags: ["--help", "-h"])
+                arguments, valueFlags: ["--data", "--store", "--project"], switchFlags: ["--help", "-h"])
             if parsed.switches.contains("--help") || parsed.switches.contains("-h") {
                 print(help)
                 return 0
             }
-            let service = try UsersCommand.openService(parsed, environment: environment)
-            defer { service.close() }
+            let (service, closeStore) = try UsersCommand.openService(parsed, environment: environment)
+            defer {
+                service.close()
+                closeStore()
+            }
             switch parsed.positional.first {
             case "list"?:
                 for key in service.signingKeys() {

@@ -22,9 +22,10 @@ extension FirestoreRPC {
             self.streamToken = streamToken
         }
 
-        /// Decodes the message.
+        /// Decodes the message. `stream` is the database the stream's first message named: later messages may leave
+        /// `database` out, as the mobile SDKs do ("only required in the first message").
         /// - Throws: `INVALID_ARGUMENT` naming the member at fault.
-        public init(protobuf bytes: [UInt8]) throws(HearthError) {
+        public init(protobuf bytes: [UInt8], stream: DatabaseName? = nil) throws(HearthError) {
             var reader = try ProtoReader(bytes)
             var databaseName = ""
             var streamID = ""
@@ -39,7 +40,12 @@ extension FirestoreRPC {
                 default: try reader.skip(tag)
                 }
             }
-            let database = try FirestoreRPC.database(named: databaseName, at: "database")
+            let database =
+                if databaseName.isEmpty, let stream {
+                    stream
+                } else {
+                    try FirestoreRPC.database(named: databaseName, at: "database")
+                }
             var writes: [Write] = []
             for (index, message) in writeMessages.enumerated() {
                 writes.append(try Write(protobuf: message, at: "writes[\(index)]", database: database))

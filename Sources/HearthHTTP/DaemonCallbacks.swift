@@ -115,6 +115,7 @@ func connectionNotified(
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
         core.openConnections.add(1, ordering: .relaxed)
+        if core.configuration.http2Connections != nil { core.handedOff.subtract(1, ordering: .relaxed) }
         core.headerDeadlines.arm(connection, socket: hearth_mhd_connection_fd(connection))
     case .CONNECTION_NOTIFY_CLOSED:
         core.headerDeadlines.disarm(connection)

@@ -37,6 +37,11 @@ public final class HTTPServer: Sendable {
         /// Receives libmicrohttpd's own diagnostics (malformed requests, resource exhaustion), one line each. `nil`
         /// drops them; start-up failures are reported through `HTTPServerError` either way.
         public var diagnosticsHandler: (@Sendable (String) -> Void)? = nil
+        /// Receives every connection that opens with the HTTP/2 preface (gRPC's h2c), as an accepted socket whose
+        /// first bytes are still unread; the receiver owns it from then on. When set, Hearth listens itself and
+        /// hands the other connections to libmicrohttpd, so both protocols share the port (see `SharedPort`);
+        /// `nil` leaves the port to libmicrohttpd alone.
+        public var http2Connections: (@Sendable (Int32) -> Void)? = nil
 
         /// The defaults.
         public init() {}

@@ -8,17 +8,61 @@ extension ServerCore {
                 throw HTTPServerError(
                     code: .invalidState, message: "start() called on a server that was already started")
             }
-            let daemon = try launchDaemon()
+            var daemon = try launchDaemon()
+            if let http2 = configuration.http2Connections {
+                do {
+                    daemon.sharedPort = try startSharedPort(daemon: daemon, http2: http2)
+                } catch {
+                    MHD_stop_daemon(daemon.pointer)
+                    daemon.retainedCore.release()
+                    throw error
+                }
+            }
             state = .running(daemon)
             headerDeadlines.start()
-            boundPort.store(Int(hearth_mhd_bound_port(daemon.pointer)), ordering: .relaxed)
+            let port = daemon.sharedPort?.port ?? Int(hearth_mhd_bound_port(daemon.pointer))
+            boundPort.store(port, ordering: .relaxed)
         }
+    }
+
+    /// Hearth's own listening socket, feeding `daemon` (started without one) and the HTTP/2 side.
+    private func startSharedPort(
+        daemon: DaemonHandle, http2: @escaping @Sendable (Int32) -> Void
+    ) throws
+        -> SharedPort
+    {
+        let limit = configuration.connectionLimit
+        let port = try SharedPort(
+            address: socketAddress(host: configuration.host, port: configuration.port),
+            http1: { [self] fd, address, length in
+                handedOff.add(1, ordering: .relaxed)
+                // libmicrohttpd closes the socket itself when it refuses it (its per-address limit, say).
+                if MHD_add_connection(daemon.pointer, fd, address, length) != .YES {
+                    let reason = String(cString: strerror(errno))
+                    handedOff.subtract(1, ordering: .relaxed)
+                    configuration.diagnosticsHandler?("HTTP/1.1 connection refused by libmicrohttpd: \(reason)")
+                }
+            },
+            http2: http2,
+            // As libmicrohttpd does with its own socket: at the limit, new clients wait in the listen backlog.
+            mayAccept: { [self] undecided in
+                openConnections.load(ordering: .relaxed) + handedOff.load(ordering: .relaxed) + undecided < limit
+            })
+        do {
+            try port.start()
+        } catch {
+            close(port.listenSocket)
+            throw error
+        }
+        return port
     }
 
     private func launchDaemon() throws -> DaemonHandle {
         let config = configuration
         var address = try socketAddress(host: config.host, port: config.port)
         try validate(config)
+        // With a shared port the address is bound by `SharedPort`, after the daemon starts without a socket.
+        let listens = config.http2Connections == nil
         if let warning = DescriptorLimit.raise(toFit: config.connectionLimit) { config.diagnosticsHandler?(warning) }
 
         let retained = Unmanaged.passRetained(self)
@@ -33,7 +77,6 @@ extension ServerCore {
             var options: [MHD_OptionItem] = [
                 // The logger goes first so that failures while parsing the remaining options are captured too.
                 item(.EXTERNAL_LOGGER, value: unsafeBitCast(logger, to: Int.self), pointer: cls),
-                item(.SOCK_ADDR, pointer: UnsafeMutableRawPointer(addressPointer)),
                 item(.NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), pointer: cls),
                 item(.NOTIFY_CONNECTION, value: unsafeBitCast(notify, to: Int.self), pointer: cls),
                 item(.CONNECTION_MEMORY_LIMIT, value: config.connectionMemoryLimit),
@@ -42,12 +85,17 @@ extension ServerCore {
                 item(.PER_IP_CONNECTION_LIMIT, value: config.perAddressConnectionLimit),
                 item(.URI_LOG_CALLBACK, value: unsafeBitCast(uriLogged, to: Int.self), pointer: cls),
             ]
+            if listens {
+                options.append(item(.SOCK_ADDR, pointer: UnsafeMutableRawPointer(addressPointer)))
+            }
             if config.threads > 1 {
                 options.append(item(.THREAD_POOL_SIZE, value: config.threads))
             }
             options.append(item(.END))
             return options.withUnsafeMutableBufferPointer { buffer in
-                hearth_mhd_start(daemonFlags, UInt16(config.port), accessHandler, cls, buffer.baseAddress)
+                hearth_mhd_start(
+                    listens ? daemonFlags : daemonFlags | MHD_USE_NO_LISTEN_SOCKET.rawValue, UInt16(config.port),
+                    accessHandler, cls, buffer.baseAddress)
             }
         }
         let messages = startupLog.withLock { log in

@@ -17,6 +17,9 @@ final class ServerCore: Sendable {
     /// Set when a stop begins: responses then carry `Connection: close` so keep-alive clients move elsewhere.
     let draining = Atomic<Bool>(false)
     let boundPort = Atomic<Int>(0)
+    /// Connections the shared port gave libmicrohttpd that it has not yet reported started: counted with
+    /// `openConnections` against the limit, since libmicrohttpd takes them on its own thread a moment later.
+    let handedOff = Atomic<Int>(0)
 
     let lifecycle = Mutex(Lifecycle.idle)
     let registry = Mutex(Registry())
@@ -97,7 +100,14 @@ final class ServerCore: Sendable {
         }
         guard let daemon else { return }
         draining.store(true, ordering: .relaxed)
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        // With a shared port Hearth owns the listening socket: closing it is the quiesce.
+        let listenSocket: Int32
+        if let port = daemon.sharedPort {
+            port.stop()
+            listenSocket = -1
+        } else {
+            listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        }
 
         let streams = registry.withLock { registry in
             registry.streamsClosed = true
@@ -140,4 +150,6 @@ final class ServerCore: Sendable {
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let retainedCore: Unmanaged<ServerCore>
+    /// The listening socket Hearth owns when HTTP/2 shares the port; `nil` when libmicrohttpd listens.
+    var sharedPort: SharedPort? = nil
 }

@@ -2,6 +2,7 @@ import Foundation
 import HearthAuth
 public import HearthCore
 package import HearthHTTP
+import HearthHTTP2
 import HearthListen
 public import HearthLog
 import HearthStorage
@@ -18,8 +19,12 @@ public final class HearthApplication: Sendable {
     /// The projects served: the configured one and, in development mode, any other a request names.
     private let projects: ProjectRegistry
     private let http: HTTPServer
+    /// The HTTP/2 side of the same port (gRPC's h2c): connections that open with the HTTP/2 preface.
+    private let grpc: HTTP2Server
     /// What answers each request; `HearthTesting` calls it without a socket.
     private let responder: HearthResponder
+    /// The Firestore gRPC service, on the same projects and databases as the REST API.
+    let firestoreGRPC: FirestoreGRPCService
     /// Stored files (`/v0/b/…`): bytes under `DIR/storage`, metadata in its own SQLite database.
     private let files: FileStore
     /// Live tree streams (`GET /….json` with `Accept: text/event-stream`), fed by the tree's change feed.
@@ -60,10 +65,23 @@ public final class HearthApplication: Sendable {
                 boundPort: boundPort)
         }
         let primary = try open(configuration)
-        projects = ProjectRegistry(primary: primary, open: open)
+        let registry = ProjectRegistry(primary: primary, open: open)
+        projects = registry
+        firestoreGRPC = FirestoreGRPCService { database, request throws(HearthError) in
+            let project = try registry.project(for: request)
+            return try project.database(database, creating: project.configuration.devMode).documents
+        }
+        var grpcConfiguration = HTTP2Server.Configuration()
+        grpcConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
+        let grpc = HTTP2Server(
+            configuration: grpcConfiguration, handler: grpcHandler(service: firestoreGRPC, logger: logger))
+        self.grpc = grpc
+        // One port for both, as Google's emulator: `FIRESTORE_EMULATOR_HOST=host:port` reaches the gRPC side.
+        httpConfiguration.http2Connections = { socket in grpc.adopt(socket: socket) }
         let store = primary.defaultDatabase.store
         do {
-            files = try Self.openFiles(configuration, clock: clock)
+            files = try Self.openFiles(
+                configuration, clock: clock, shared: primary.defaultDatabase.engine.sharedObjects())
         } catch {
             primary.stop()
             throw error
@@ -73,8 +91,16 @@ public final class HearthApplication: Sendable {
             access: StorageAccess(
                 engine: primary.rules, authenticator: primary.authenticator, documents: store, clock: clock))
         let cloudStorage = CloudStorageAPI(storage: storage)
+        let treeStore: any TreeStore
+        do {
+            treeStore = try primary.defaultDatabase.engine.tree()
+        } catch {
+            files.close()
+            primary.stop()
+            throw error
+        }
         let tree = TreeAPI.make(
-            tree: SQLiteTreeStore(database: store.database), rules: primary.rules, configuration: configuration,
+            tree: treeStore, rules: primary.rules, configuration: configuration,
             authenticator: primary.authenticator, logger: logger, clock: clock)
         treeHub = tree.hub
         let hubs = (documents: primary.defaultDatabase.listenHub, tree: tree.hub)
@@ -168,7 +194,17 @@ public final class HearthApplication: Sendable {
     /// Stops accepting, lets in-flight requests finish, ends every listener (both hubs' threads), then closes the
     /// database. Idempotent.
     public func stop() {
+        // GOAWAY to every HTTP/2 connection while HTTP/1.1 drains, each with the same grace. A thread, not a task:
+        // the caller may itself be a task blocked here, and tasks share a few threads.
+        let grpcStopped = DispatchSemaphore(value: 0)
+        let thread = Thread { [grpc] in
+            grpc.shutdownBlocking(grace: .seconds(10))
+            grpcStopped.signal()
+        }
+        thread.name = "hearth-h2-shutdown"
+        thread.start()
         http.stop(gracePeriod: .seconds(10))
+        grpcStopped.wait()
         treeHub.stop()
         // Every project's listeners, accounts (their queued mail may still write) and databases.
         projects.stop()
@@ -186,9 +222,10 @@ extension HearthApplication {
         return listen
     }
 
-    /// The file store in `DIR/storage`, with `--storage-max-object-bytes`.
+    /// The file store in `DIR/storage`, with `--storage-max-object-bytes`; with `shared`, its objects are the ones
+    /// every node shares and the directory only caches their bytes.
     static func openFiles(
-        _ configuration: ServerConfiguration, clock: WallClock = .system
+        _ configuration: ServerConfiguration, clock: WallClock = .system, shared: (any SharedObjects)? = nil
     ) throws(HearthError)
         -> FileStore
     {
@@ -196,6 +233,7 @@ extension HearthApplication {
             directory: (configuration.dataDirectory as NSString).appendingPathComponent("storage"))
         files.maxObjectBytes = configuration.storage.maxObjectBytes
         files.clock = clock
+        files.shared = shared
         files.diskReservePath = (configuration.dataDirectory as NSString).appendingPathComponent(
             SQLiteDocumentStore.reserveFileName)
         return try FileStore(configuration: files)

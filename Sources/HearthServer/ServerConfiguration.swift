@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxDevProjects: Int = 64
     /// The most named Firestore databases one project may have open (Firestore's limit per project).
     public var maxDatabasesPerProject: Int = 100
+    /// Where documents, the tree and accounts live: SQLite in the data directory, or a shared PostgreSQL database.
+    public var store: StoreLocation = .sqlite
     /// Holds every database's index builds between steps (tests that look at a build half done); `nil`, as in
     /// production, builds without waiting.
     public var indexBuildGate: IndexBuildGate?

@@ -27,18 +27,26 @@ extension FileStore {
         var items: [StoredObject] = []
         var prefixes: [String] = []
         var more = false
-        try withDatabase { db in
-            // Rows are read in batches past the last name seen; a rolled-up prefix skips past all its names at once.
-            scan: while true {
-                let rows = try db.fetchAll(
+        let page = { (after: String) throws(HearthError) -> [StoredObject] in
+            if let shared = self.configuration.shared {
+                return try shared.page(bucket: bucket, prefix: prefix, after: after, limit: 200)
+            }
+            return try self.withDatabase { db in
+                try db.fetchAll(
                     """
                     SELECT \(unsafeSQL: ObjectRows.columns) FROM objects
                     WHERE bucket = \(bucket) AND name > \(after) AND substr(name, 1, \(prefix.utf8.count)) = \(prefix)
                     ORDER BY name LIMIT 200
-                    """)
-                if rows.isEmpty { break }
-                for row in rows {
-                    let object = ObjectRows.decode(row)
+                    """
+                ).map(ObjectRows.decode)
+            }
+        }
+        do {
+            // Rows are read in batches past the last name seen; a rolled-up prefix skips past all its names at once.
+            scan: while true {
+                let objects = try page(after)
+                if objects.isEmpty { break }
+                for object in objects {
                     if items.count + prefixes.count == limit {
                         more = true
                         break scan

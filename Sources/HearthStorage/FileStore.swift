@@ -25,6 +25,8 @@ public final class FileStore: Sendable {
         public var diskReserveBytes: Int = 16 << 20
         /// The wall clock (generations, object times, session expiry); tests move it.
         public var clock: WallClock = .system
+        /// Objects kept where every node reads them (PostgreSQL); `nil` keeps them in this directory alone.
+        package var shared: (any SharedObjects)?
 
         /// The defaults for `directory`.
         public init(directory: String) {
@@ -150,16 +152,21 @@ public final class FileStore: Sendable {
             timeCreatedMillis: now, updatedMillis: now, blobID: blobID)
         let replaced: String?
         do {
-            replaced = try withDatabase { db throws -> String? in
-                try db.transaction(.immediate) { () throws -> String? in
-                    let previous = try ObjectRows.fetch(db, bucket: bucket, name: name)
-                    if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
-                        throw HearthError(
-                            .failedPrecondition,
-                            "The object's generation does not match the precondition ifGenerationMatch=\(expected).")
+            if let shared = configuration.shared {
+                replaced = try shared.place(object, bytesAt: blobPath, ifGenerationMatch: ifGenerationMatch)
+            } else {
+                replaced = try withDatabase { db throws -> String? in
+                    try db.transaction(.immediate) { () throws -> String? in
+                        let previous = try ObjectRows.fetch(db, bucket: bucket, name: name)
+                        if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
+                            throw HearthError(
+                                .failedPrecondition,
+                                "The object's generation does not match the precondition ifGenerationMatch=\(expected)."
+                            )
+                        }
+                        try ObjectRows.upsert(db, object)
+                        return previous?.blobID
                     }
-                    try ObjectRows.upsert(db, object)
-                    return previous?.blobID
                 }
             }
         } catch {
@@ -176,6 +183,7 @@ public final class FileStore: Sendable {
     ) throws(HearthError) -> StoredObject {
         try ObjectName.validate(toName)
         guard let source = try object(bucket: bucket, name: name) else { throw StorageErrors.notFound(name) }
+        try cacheBlob(of: source)
         let id = StorageLayout.newBlobID()
         let temporary = layout.temporaryPath(id)
         guard link(layout.blobPath(source.blobID), temporary) == 0 else {
@@ -190,7 +198,8 @@ public final class FileStore: Sendable {
 
     /// The object, or `nil`.
     public func object(bucket: String, name: String) throws(HearthError) -> StoredObject? {
-        try withDatabase { db in try ObjectRows.fetch(db, bucket: bucket, name: name) }
+        if let shared = configuration.shared { return try shared.object(bucket: bucket, name: name) }
+        return try withDatabase { db in try ObjectRows.fetch(db, bucket: bucket, name: name) }
     }
 
     /// An open read-only descriptor on the object's bytes, which the caller owns. Opened under the database lock,
@@ -198,9 +207,41 @@ public final class FileStore: Sendable {
     /// readable even if the object is deleted meanwhile.
     public func openBytes(of object: StoredObject) throws(HearthError) -> Int32 {
         let path = layout.blobPath(object.blobID)
-        let descriptor = database.withLock { _ in open(path, O_RDONLY | O_CLOEXEC) }
+        try cacheBlob(of: object)
+        var descriptor = database.withLock { _ in open(path, O_RDONLY | O_CLOEXEC) }
+        if descriptor < 0, errno == ENOENT, configuration.shared != nil {
+            // A delete on this node removed the cached bytes between the fetch and the open: fetch once more (the
+            // object's blob is gone too when the object was deleted: NOT_FOUND).
+            try cacheBlob(of: object)
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else { throw StorageErrors.io("open an object", errno) }
         return descriptor
+    }
+
+    /// With shared objects, puts the object's bytes in `blobs/` unless they are there already: streamed from the
+    /// shared database into `tmp/`, then renamed (two nodes fetching one blob write the same bytes). A blob never
+    /// changes, so a cached one is never stale.
+    func cacheBlob(of object: StoredObject) throws(HearthError) {
+        guard let shared = configuration.shared else { return }
+        let path = layout.blobPath(object.blobID)
+        guard access(path, F_OK) != 0 else { return }
+        let temporary = layout.temporaryPath(StorageLayout.newBlobID())
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageErrors.io("cache an object", errno) }
+        do {
+            try shared.writeBlob(object.blobID, to: descriptor)
+        } catch {
+            closeDescriptor(descriptor)
+            unlink(temporary)
+            throw error.code == .notFound ? StorageErrors.notFound(object.name) : error
+        }
+        closeDescriptor(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw StorageErrors.io("cache an object", code)
+        }
     }
 
     // MARK: - Changing and deleting
@@ -208,6 +249,11 @@ public final class FileStore: Sendable {
     /// Deletes the object and then its bytes; `false` when there was none.
     @discardableResult
     public func delete(bucket: String, name: String) throws(HearthError) -> Bool {
+        if let shared = configuration.shared {
+            guard let removed = try shared.delete(bucket: bucket, name: name) else { return false }
+            try removeBlobIfUnreferenced(removed)
+            return true
+        }
         let removed = try withDatabase(freesSpace: true) { db throws -> String? in
             try db.transaction(.immediate) { () throws -> String? in
                 guard let object = try ObjectRows.fetch(db, bucket: bucket, name: name) else { return nil }
@@ -224,17 +270,22 @@ public final class FileStore: Sendable {
     public func updateMetadata(
         bucket: String, name: String, _ change: @Sendable (inout StoredObject) throws(HearthError) -> Void
     ) throws(HearthError) -> StoredObject {
-        try withDatabase { db throws -> StoredObject in
+        let now = nowMillis()
+        func apply(_ object: inout StoredObject) throws(HearthError) {
+            let blobID = object.blobID
+            let generation = object.generation
+            try change(&object)
+            object.metageneration += 1
+            object.updatedMillis = now
+            precondition(object.blobID == blobID && object.generation == generation)
+        }
+        if let shared = configuration.shared { return try shared.update(bucket: bucket, name: name, apply) }
+        return try withDatabase { db throws -> StoredObject in
             try db.transaction(.immediate) { () throws -> StoredObject in
                 guard var object = try ObjectRows.fetch(db, bucket: bucket, name: name) else {
                     throw StorageErrors.notFound(name)
                 }
-                let blobID = object.blobID
-                let generation = object.generation
-                try change(&object)
-                object.metageneration += 1
-                object.updatedMillis = nowMillis()
-                precondition(object.blobID == blobID && object.generation == generation)
+                try apply(&object)
                 try ObjectRows.upsert(db, object)
                 return object
             }
@@ -245,6 +296,12 @@ public final class FileStore: Sendable {
 
     /// Removes the blob once no row names it (a copy may share its bytes under another name).
     func removeBlobIfUnreferenced(_ id: String) throws(HearthError) {
+        // Shared objects never share a blob (a copy's bytes get an ID of their own), and the shared store removed
+        // the bytes with the row: only this node's cached copy is left.
+        if configuration.shared != nil {
+            unlink(layout.blobPath(id))
+            return
+        }
         try withDatabase { db in
             let objects = try db.fetchOne("SELECT 1 FROM objects WHERE blob = \(id) LIMIT 1")
             let sessions = try db.fetchOne("SELECT 1 FROM upload_sessions WHERE blob = \(id) LIMIT 1")
@@ -253,6 +310,7 @@ public final class FileStore: Sendable {
     }
 
     /// What a crash left: every `tmp/` file no live upload session owns, every blob no row names, expired sessions.
+    /// With shared objects no row here names a blob, so the cache of their bytes starts empty.
     func sweep() throws(HearthError) {
         let now = nowMillis()
         let (referenced, sessionFiles) = try withDatabase { db throws -> (Set<String>, Set<String>) in

@@ -12,4 +12,17 @@ public protocol DocumentChangeLog: Sendable {
     /// The log's head: the last sequence number handed to a committed change (0 before the first), even if its entry
     /// has been pruned since. A listener that starts here has seen nothing yet and misses nothing after.
     func head() throws(HearthError) -> Int64
+
+    /// Whether the log still holds every entry after `sequence` (none pruned), so a listener resuming there misses
+    /// nothing. An engine whose numbers may have gaps answers from what it pruned, not from the entries.
+    func covers(after sequence: Int64) throws(HearthError) -> Bool
+}
+
+extension DocumentChangeLog {
+    /// For a log whose numbers have no gaps: covered when the entry right after `sequence` is still there (or no
+    /// entry follows it yet).
+    public func covers(after sequence: Int64) throws(HearthError) -> Bool {
+        guard let first = try changes(after: sequence, limit: 1).first else { return true }
+        return first.sequence == sequence + 1
+    }
 }

@@ -17,9 +17,16 @@ public protocol DocumentStoreAdministration: Sendable {
 
     /// Finishes pending commits and closes the database. Idempotent.
     func close()
+
+    /// Why the store cannot serve now (its database server out of reach), or `nil` when it can: what `/healthz`
+    /// reports. Cheap enough to ask per probe.
+    func unavailability() -> HearthError?
 }
 
 extension DocumentStoreAdministration {
     /// An engine that does not record refused queries has nothing to report.
     public func missingIndexes() -> [IndexDefinition] { [] }
+
+    /// An embedded engine (a file on this machine) is there while the process is.
+    public func unavailability() -> HearthError? { nil }
 }

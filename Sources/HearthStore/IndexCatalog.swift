@@ -104,6 +104,17 @@ package final class IndexCatalog: Sendable {
         }
     }
 
+    /// Takes in a build's progress as an engine that keeps it with the index reports it (every node stepping one
+    /// build, as PostgreSQL's engine does): the totals so far, and readiness.
+    package func recordProgress(of id: Int64, completed: Int64, estimated: Int64?, ready: Bool) {
+        entries.withLock { entries in
+            guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+            entries[index].completedDocuments = completed
+            entries[index].estimatedDocuments = estimated
+            if ready { entries[index].ready = true }
+        }
+    }
+
     /// Replaces every index (after the stored catalog was read or reconciled).
     package func replaceAll(_ entries: [Entry]) {
         self.entries.withLock { $0 = entries }

@@ -1,16 +1,20 @@
 import Dispatch
+import Foundation
 public import HearthCore
 internal import HearthPostgres
 public import HearthStore
 import Synchronization
 
-/// The PostgreSQL document engine (issue 22), first slice: atomic commits with preconditions, transforms, the rules'
-/// judge and write receipts; point reads; the change log in commit order and its feed; the wipe. Queries, listings,
-/// aggregations and transactions are not there yet and answer `UNIMPLEMENTED` naming what is missing.
+/// The PostgreSQL document engine (issue 22): atomic commits with preconditions, transforms, the rules' judge and
+/// write receipts, each writing its documents' index entries; point reads; queries and aggregations over the index
+/// entries (PostgresDocumentStore+Query), in transactions too; transactions shared by every node
+/// (PostgresDocumentStore+Transactions); listings in any order (PostgresDocumentStore+Listing); the change log in
+/// commit order and its feed; the wipe.
 ///
-/// Commits run one at a time on this node's writer queue, each in its own PostgreSQL transaction that first takes
-/// the `commit_clock` row lock, so commit times and change sequences follow commit order across nodes too; the feed
-/// delivers every node's commits in that order (``PostgresLogFollower``).
+/// Commits run one at a time on this node's writer queue (so one node's commits complete in order), each in its own
+/// PostgreSQL transaction; commits of different nodes run side by side unless they touch the same documents, and take
+/// their change-log numbers last, in commit order where they conflict (``PostgresCommitOrder``). The feed delivers
+/// every node's commits in that one sequence order on every node (``PostgresLogFollower``).
 public final class PostgresDocumentStore: DocumentStore {
     /// Settings of the engine.
     public struct Configuration: Sendable {
@@ -25,6 +29,25 @@ public final class PostgresDocumentStore: DocumentStore {
         /// How often the node reads the change logs for other nodes' commits even when no announcement came (a
         /// `NOTIFY` lost while a connection was down); announced commits are read at once, its own delivered at once.
         public var feedPollInterval: Duration = .seconds(1)
+        /// Declared composite indexes (from `hearth.indexes.json`); new ones are built in steps between commits.
+        public var indexes: [IndexDefinition] = []
+        /// How many documents one step of an index build indexes (one writer job, between commits).
+        public var indexBuildStepDocuments: Int = 500
+        /// The most bytes of documents one query answers with (as SQLite's engine).
+        public var maxResultBytes: Int = 64 * 1024 * 1024
+        /// For tests of the commit order: called in each commit's transaction once it took its change-log numbers
+        /// (given), just before `COMMIT`; the commit then sleeps that many seconds in PostgreSQL (`pg_sleep`), holding
+        /// its numbers, so that commits taking later ones commit first.
+        package var pauseAfterNumbering: (@Sendable (_ sequences: [Int64]) -> Double)?
+        /// Development mode: a query lacking its composite index is answered by a scan, and the index is learned
+        /// (kept in `learned_indexes`, declared again at each start in this mode) and built, as SQLite's engine does.
+        public var learnsIndexes = false
+        /// Called once per index learned, with its definition (the server logs it).
+        public var onIndexLearned: (@Sendable (IndexDefinition) -> Void)?
+        /// Whether opening reconciles the stored composite indexes with ``indexes`` (a server start); `false` takes
+        /// them as stored and builds nothing — a command beside the servers (`hearth users`), which declares none
+        /// and must not drop theirs.
+        public var reconcilesIndexes = true
 
         /// Settings for the database at `conninfo`.
         public init(conninfo: String) {
@@ -43,9 +66,22 @@ public final class PostgresDocumentStore: DocumentStore {
 
     let readers: PostgresConnections
     let writer: PostgresConnections
-    /// Runs commits and the wipe one at a time, publishing each before the next starts.
+    /// Runs commits and the wipe one at a time; each is answered once on the feed (``follower``'s queue), which the
+    /// next does not wait for.
     let writerQueue = DispatchQueue(label: "hearth.postgres.writer")
     let counters = Mutex(Counters())
+    /// The composite indexes, as stored in `composite_indexes` (see PostgresDocumentStore+Query).
+    let catalog = IndexCatalog()
+    /// The `index_catalog_version` ``catalog`` was read at.
+    let catalogVersion = Mutex<Int64>(0)
+    /// The composite index builds this node is taking steps in.
+    let building = Mutex<Set<Int64>>([])
+    /// Set by ``close()``: a build step that failed then is not tried again.
+    let isClosed = Mutex(false)
+    /// Open transactions, kept in the database for every node.
+    let transactions: TransactionRegistry<PostgresSnapshotName>
+    /// The snapshots of the read-only transactions this node began.
+    let exporters: PostgresSnapshotExporters
 
     struct Counters {
         var commits = 0
@@ -60,22 +96,62 @@ public final class PostgresDocumentStore: DocumentStore {
         self.configuration = configuration
         readers = PostgresConnections(conninfo: configuration.conninfo, maxIdle: configuration.idleReadConnections)
         writer = PostgresConnections(conninfo: configuration.conninfo, maxIdle: 1)
+        let limits = TransactionRegistry<PostgresSnapshotName>.Limits()
+        let now: @Sendable () -> Date = { [clock = configuration.clock] in
+            Date(timeIntervalSince1970: clock.unixSeconds)
+        }
+        let exporters = PostgresSnapshotExporters(
+            conninfo: configuration.conninfo, lifetime: limits.snapshotLifetime, now: now)
+        self.exporters = exporters
+        transactions = TransactionRegistry(
+            limits: limits, now: now, ledger: PostgresTransactionLedger(connections: readers),
+            closeSnapshot: { name in exporters.close(name) })
         let head: Int64
+        let (toBuild, version): ([Int64], Int64)
         do {
-            try writer.withConnection(idempotent: true) { db in try PostgresSchema.migrate(db) }
-            head = try readers.withConnection(idempotent: true) { db in try PostgresChangeLog.head(in: db) }
+            (toBuild, version) = try writer.withConnection(idempotent: true) { [catalog] db in
+                try PostgresSchema.migrate(db)
+                try PostgresIndexCatalog.backfill(in: db)
+                // Learned indexes stay declared only in development mode; outside it they are dropped like any
+                // undeclared index (their definitions stay in `learned_indexes`).
+                var definitions = configuration.indexes
+                if configuration.learnsIndexes {
+                    for learned in try PostgresLearnedIndexes.load(in: db) where !definitions.contains(learned) {
+                        definitions.append(learned)
+                    }
+                }
+                guard configuration.reconcilesIndexes else {
+                    catalog.replaceAll(try PostgresIndexCatalog.load(in: db))
+                    return ([], try PostgresIndexCatalog.version(in: db))
+                }
+                return try PostgresIndexCatalog.reconcile(catalog, with: definitions, in: db)
+            }
+            head = try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(in: db) }
         } catch {
             throw hearthError(error, doing: "migrating the schema")
         }
         wakeUp = PostgresFeedWakeUp(conninfo: configuration.conninfo)
         let log = PostgresLogFollower.Log(
-            entries: { [readers] after, limit in
+            entries: { [readers] after, through, limit in
                 try readers.withConnection(idempotent: true) { db in
-                    try PostgresChangeLog.records(after: after, limit: limit, in: db)
+                    try PostgresChangeLog.records(after: after, through: through, limit: limit, in: db)
                 }
+            },
+            finalPoint: { [readers] in
+                try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(in: db) }
             }, sequence: \.sequence, feed: changeFeed)
         follower = PostgresLogFollower(
-            log: log, head: head, queue: writerQueue, interval: configuration.feedPollInterval, wakeUp: wakeUp)
+            log: log, head: head, interval: configuration.feedPollInterval, wakeUp: wakeUp)
+        catalogVersion.withLock { $0 = version }
+        for id in toBuild { buildIndex(id) }
+        if configuration.learnsIndexes {
+            catalog.startLearning { [weak self] definition in self?.learn(definition) }
+        }
+    }
+
+    /// The composite indexes development mode learned on this database, oldest first.
+    public func learnedIndexes() throws(HearthError) -> [IndexDefinition] {
+        try read("reading the learned indexes") { db in try PostgresLearnedIndexes.load(in: db) }
     }
 
     /// The schema versions applied to the database, oldest first.
@@ -85,52 +161,29 @@ public final class PostgresDocumentStore: DocumentStore {
 
     // MARK: - Reads
 
-    /// The documents at `paths`, from one snapshot. Transactions are not supported yet.
+    /// The documents at `paths`, from one snapshot (a read-only transaction's, in one).
     public func documents(
         at paths: [ResourcePath], transaction: TransactionID?
     ) throws(HearthError) -> [StoredDocument?] {
-        if transaction != nil { throw Self.notYet("Transactions are") }
         for path in paths where !path.isDocument {
             throw .invalidArgument("\"\(path)\" is not a document path.")
         }
+        if let transaction { return try documents(at: paths, in: transaction) }
         if paths.count == 1 {
             return try read("reading a document") { db in [try PostgresDocumentRows.fetch(paths[0], in: db)] }
         }
-        return try readSnapshot("reading documents") { db in
-            try paths.map { path in try PostgresDocumentRows.fetch(path, in: db) }
+        return try readSnapshot("reading documents") { db in try fetchWithinBudget(paths, in: db) }
+    }
+
+    /// Reads `paths` in order on `db`, refusing with `RESOURCE_EXHAUSTED` an answer that would pass
+    /// `--max-result-bytes` (as SQLite's engine does), counted as the documents are read.
+    func fetchWithinBudget(_ paths: [ResourcePath], in db: PostgresConnection) throws -> [StoredDocument?] {
+        var spent = ResultBudget(limit: configuration.maxResultBytes)
+        return try paths.map { path in
+            let document = try PostgresDocumentRows.fetch(path, in: db)
+            if let document { try spent.spend(document) }
+            return document
         }
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func runQuery(_ query: StructuredQuery, transaction: TransactionID?) throws(HearthError) -> QueryResults {
-        throw Self.notYet("Queries are")
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func runAggregation(
-        _ query: AggregationQuery, transaction: TransactionID?
-    ) throws(HearthError) -> AggregationResults {
-        throw Self.notYet("Aggregation queries are")
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func beginTransaction(_ mode: TransactionMode, caller: String?) throws(HearthError) -> TransactionID {
-        throw Self.notYet("Transactions are")
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func rollback(_ transaction: TransactionID) throws(HearthError) {
-        throw Self.notYet("Transactions are")
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func listDocuments(_ request: ListDocumentsRequest) throws(HearthError) -> ListDocumentsPage {
-        throw Self.notYet("Listing documents is")
-    }
-
-    /// Not yet on PostgreSQL: `UNIMPLEMENTED`.
-    public func collectionIDs(under parent: ResourcePath, after: String?, limit: Int) throws(HearthError) -> [String] {
-        throw Self.notYet("Listing collection IDs is")
     }
 
     /// The answer recorded with an idempotency key.
@@ -140,21 +193,26 @@ public final class PostgresDocumentStore: DocumentStore {
 
     // MARK: - Change log
 
-    /// Change-log rows after `sequence`, oldest first.
+    /// Change-log rows after `sequence`, oldest first, up to the log's final point (PostgresCommitOrder), so a reader
+    /// resuming from the last one it got never skips a change committed later.
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
-        try read("reading the change log") { db in try PostgresChangeLog.records(after: sequence, limit: limit, in: db)
+        try read("reading the change log") { db in
+            try PostgresChangeLog.records(
+                after: sequence, through: try PostgresCommitOrder.finalPoint(in: db), limit: limit, in: db)
         }
     }
 
-    /// The last sequence handed to a committed change.
+    /// The log's final point: every change at or below it that will ever commit has committed.
     public func head() throws(HearthError) -> Int64 {
-        try read("reading the change log's head") { db in try PostgresChangeLog.head(in: db) }
+        try read("reading the change log's head") { db in try PostgresCommitOrder.finalPoint(in: db) }
     }
 
-    // MARK: - Administration
+    /// Always: the log is never pruned. Its numbers have gaps — a commit that rolled back after taking its numbers,
+    /// and a promoted standby's sequence, which resumes past the numbers the old primary had logged ahead — so
+    /// coverage cannot be told from the entry after `sequence` as on SQLite.
+    public func covers(after sequence: Int64) throws(HearthError) -> Bool { true }
 
-    /// No composite indexes yet.
-    public func indexStatuses() -> [IndexStatus] { [] }
+    // MARK: - Administration
 
     /// Commit counters, and the database's size as PostgreSQL reports it (0 when it cannot be asked).
     public func statistics() -> StoreStatistics {
@@ -168,12 +226,26 @@ public final class PostgresDocumentStore: DocumentStore {
             databaseBytes: Int(bytes.flatMap { $0 } ?? 0))
     }
 
-    /// Waits for queued commits, then closes every connection. Idempotent. Not from a feed subscriber, which runs
-    /// on the writer queue this waits for.
+    /// `UNAVAILABLE` when no connection to the database answers a round trip now (one read connection's `SELECT 1`,
+    /// reconnecting once when the idle one was cut), `nil` when one does.
+    public func unavailability() -> HearthError? {
+        do {
+            _ = try read("checking the connection") { db in try db.query("SELECT 1") }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Waits for queued commits and their deliveries, then closes every connection. Idempotent. Not from a feed
+    /// subscriber, which runs on the follower's queue this waits for.
     public func close() {
+        isClosed.withLock { $0 = true }
         follower.stop()
         wakeUp.stop()
+        exporters.closeAll()
         writerQueue.sync {}
+        follower.drain()
         writer.close()
         readers.close()
     }
@@ -182,6 +254,7 @@ public final class PostgresDocumentStore: DocumentStore {
     // that just ran on the writer queue itself.
     deinit {
         wakeUp.stop()
+        exporters.closeAll()
         writer.close()
         readers.close()
     }
@@ -202,10 +275,5 @@ public final class PostgresDocumentStore: DocumentStore {
         } catch {
             throw hearthError(error, doing: what)
         }
-    }
-
-    /// What this slice of the engine refuses, said plainly.
-    static func notYet(_ what: String) -> HearthError {
-        HearthError(.unimplemented, "\(what) not supported by the PostgreSQL engine yet (issue 22).")
     }
 }

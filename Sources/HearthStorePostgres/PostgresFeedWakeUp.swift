@@ -9,12 +9,19 @@ import Synchronization
 /// PostgreSQL's notification queue lock — coalescing commits that come while one is on its way; and it listens on
 /// another connection, waking its followers (``woken``) when any node's notification arrives. Missed notifications
 /// (a dropped connection, PostgreSQL restarting) cost only latency: the followers poll as well.
+///
+/// The same connection listens for deployed rules (``rulesChannel``, sent by `PostgresRulesStorage` after a
+/// deploy commits), so a deploy reaches every node without a connection more per node.
 final class PostgresFeedWakeUp: Sendable {
     /// The channel every node notifies and listens on.
     static let channel = "hearth_feed"
+    /// The channel a node notifies after deploying rules.
+    static let rulesChannel = "hearth_rules"
 
     /// Fires when another node (or this one) announced a commit.
     let woken = ChangeFeed<Bool>()
+    /// Fires when a node announced deployed rules, and after every (re)connection, when one may have been missed.
+    let rulesWoken = ChangeFeed<Bool>()
 
     private let conninfo: String
     private let state = Mutex(State())
@@ -82,12 +89,15 @@ final class PostgresFeedWakeUp: Sendable {
                 if connection == nil {
                     let fresh = try PostgresConnection(conninfo: conninfo)
                     try fresh.listen(Self.channel)
+                    try fresh.listen(Self.rulesChannel)
                     connection = fresh
                     // Whatever was announced while not listening: look once.
                     woken.publish([true])
+                    rulesWoken.publish([true])
                 }
                 if let received = try connection?.notifications(waitingUpTo: 200), !received.isEmpty {
-                    woken.publish([true])
+                    if received.contains(where: { $0.channel == Self.channel }) { woken.publish([true]) }
+                    if received.contains(where: { $0.channel == Self.rulesChannel }) { rulesWoken.publish([true]) }
                 }
             } catch {
                 connection = nil

@@ -5,17 +5,26 @@ import Synchronization
 /// Feeds one change log of a database that several nodes write to into this node's ``ChangeFeed``: every
 /// committed change once, in sequence order, whichever node committed it.
 ///
-/// This node's commits are handed over on the writer queue right after `COMMIT` (``committed(_:)``), so its own
-/// changes still reach the feed before the commit's caller hears back; other nodes' commits are found by polling
-/// the log on the same queue — at once when a node announces a commit (``PostgresFeedWakeUp``), and every poll
-/// interval in case an announcement was lost — so the two never interleave out of order. Today every commit takes the
-/// `commit_clock` row lock and hands out its sequences under it, so the sequences visible to any snapshot are a
-/// prefix of the log: reading "after the last delivered" can never skip a change that commits later.
+/// The follower only ever delivers up to the log's *final point* (``Log/finalPoint``): the sequence at or below which
+/// every change that will ever commit has committed. For the document log that point comes from
+/// ``PostgresCommitOrder/finalPoint(in:)``, since commits there take their numbers without a shared lock and can
+/// commit out of number order; the follower waits for it rather than read past a number whose commit is still on its
+/// way, so it never skips one that commits late, and a number below the point that is not in the log is a gap for
+/// good (a rolled-back commit's). The tree's log is still numbered under the `commit_clock` row lock, so its head is
+/// final as it is read.
+///
+/// Every delivery runs on the follower's own queue, so waiting for the final point never holds up this node's next
+/// commit: after one of this node's commits (``committed(through:then:)``, which answers the commit's caller only
+/// then, so a commit reaches the feed before its caller hears back — in the same order as on every other node, after
+/// any other node's changes numbered before it), when a node announces a commit (``PostgresFeedWakeUp``), and
+/// every poll interval in case an announcement was lost. Each entry goes out once, in sequence order.
 final class PostgresLogFollower<Record: Sendable>: Sendable {
     /// How a follower reads its log and where it delivers.
     struct Log: Sendable {
-        /// Entries after a sequence, oldest first, at most `limit`.
-        var entries: @Sendable (_ after: Int64, _ limit: Int) throws -> [Record]
+        /// Entries after a sequence and at most `through`, oldest first, at most `limit`.
+        var entries: @Sendable (_ after: Int64, _ through: Int64, _ limit: Int) throws -> [Record]
+        /// The sequence at or below which the log is final (see the type's comment).
+        var finalPoint: @Sendable () throws -> Int64
         /// An entry's sequence.
         var sequence: @Sendable (Record) -> Int64
         /// The feed subscribers read.
@@ -23,8 +32,9 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     }
 
     private let log: Log
-    private let queue: DispatchQueue
-    /// The last sequence delivered to the feed; read and written on `queue` only.
+    /// Delivers one at a time.
+    private let queue = DispatchQueue(label: "hearth.postgres.feed-follower")
+    /// The final point delivered through (every entry at or below it went out); read and written on `queue` only.
     private let delivered: Mutex<Int64>
     private let interval: DispatchTimeInterval
     private let stopped = Mutex(false)
@@ -34,12 +44,11 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     private static var batch: Int { 1000 }
 
     /// A follower delivering after `head` (the log's head when the node started: earlier changes are history,
-    /// served by the log itself), polling every `interval` on `queue` — the engine's writer queue.
+    /// served by the log itself), polling every `interval`.
     /// Other nodes' commits are looked for when `wakeUp` says one was announced, and at every poll in case an
     /// announcement was missed; this node's are announced through it.
-    init(log: Log, head: Int64, queue: DispatchQueue, interval: Duration, wakeUp: PostgresFeedWakeUp) {
+    init(log: Log, head: Int64, interval: Duration, wakeUp: PostgresFeedWakeUp) {
         self.log = log
-        self.queue = queue
         self.wakeUp = wakeUp
         delivered = Mutex(head)
         let nanoseconds =
@@ -48,38 +57,36 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
         schedulePoll()
         let subscription = wakeUp.woken.subscribe { [weak self] _ in
             guard let self else { return }
-            queue.async { [weak self] in self?.catchUp(through: nil) }
+            self.queue.async { [weak self] in self?.catchUp() }
         }
         wakeSubscription.withLock { $0 = subscription }
     }
 
-    /// Delivers a commit of this node (its entries, ascending), on the writer queue after `COMMIT`: at once when it
-    /// follows the last delivered entry, else after the other nodes' entries committed between, read from the log.
-    func committed(_ records: [Record]) {
-        guard let first = records.first, let last = records.last else { return }
+    /// Delivers a commit of this node, whose last entry is `last` (`nil`: it changed nothing), after `COMMIT`: with
+    /// every entry of any node up to it, in sequence order; then runs `then` (which answers the commit's caller).
+    /// When the log could not be read (the database restarting), its entries go out at the next poll instead, still
+    /// in order.
+    func committed(through last: Int64?, then: @escaping @Sendable () -> Void) {
+        guard let last else { return then() }
         // The commit is in the log whatever happens below: the other nodes are told in every case.
-        defer { wakeUp.announce() }
-        let before = log.sequence(first) - 1
-        // Another node's entries committed since the last delivery go first. `catchUp` stops at `before`, so it
-        // delivers none of this commit's; when the log could not be read (the database restarting), publishing now
-        // would skip the others', so this commit's go out with them at the next poll, in order, instead.
-        if delivered.withLock({ $0 }) < before { catchUp(through: before) }
-        guard delivered.withLock({ $0 }) == before else { return }
-        log.feed.publish(records)
-        delivered.withLock { $0 = log.sequence(last) }
+        wakeUp.announce()
+        queue.async { [self] in
+            if delivered.withLock({ $0 }) < last { catchUp() }
+            then()
+        }
     }
 
-    /// Reads and delivers the log's entries after the last delivered — through `bound` when given, else all there
-    /// are. A failed read (the database restarting) is retried at the next poll.
-    private func catchUp(through bound: Int64?) {
+    /// Delivers the log's entries after the last delivered and up to its final point, which it waits for. A failed
+    /// read (the database restarting) is retried at the next poll.
+    private func catchUp() {
+        guard let final = try? log.finalPoint() else { return }
         while true {
             let after = delivered.withLock { $0 }
-            if let bound, after >= bound { return }
-            let wanted = bound.map { Int(min(Int64(Self.batch), $0 - after)) } ?? Self.batch
-            guard let entries = try? log.entries(after, wanted), let last = entries.last else { return }
-            log.feed.publish(entries)
-            delivered.withLock { $0 = log.sequence(last) }
-            if entries.count < wanted { return }
+            if after >= final { return }
+            guard let entries = try? log.entries(after, final, Self.batch) else { return }
+            if !entries.isEmpty { log.feed.publish(entries) }
+            let reached = entries.count < Self.batch ? final : entries.last.map(log.sequence) ?? final
+            delivered.withLock { $0 = reached }
         }
     }
 
@@ -87,9 +94,14 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
     private func schedulePoll() {
         queue.asyncAfter(deadline: .now() + interval) { [weak self] in
             guard let self, !stopped.withLock({ $0 }) else { return }
-            catchUp(through: nil)
+            catchUp()
             schedulePoll()
         }
+    }
+
+    /// Waits for the deliveries queued so far.
+    func drain() {
+        queue.sync {}
     }
 
     /// Stops polling; queued deliveries still run.

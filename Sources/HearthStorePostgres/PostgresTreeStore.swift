@@ -7,10 +7,10 @@ public import HearthStore
 /// on its connections and its writer queue, playing all three roles of a tree engine (``TreeReader``,
 /// ``TreeCommitter``, ``TreeChangeLog``) as SQLite's does, with the same tree logic (``TreeWriteApplier``).
 ///
-/// Each write is one PostgreSQL transaction that first takes the `commit_clock` row lock, as document commits do, so
-/// tree and document commit times come from one strictly increasing clock across every node on the database. The
-/// feed delivers every node's tree writes in commit order; make one tree engine per document engine, since each
-/// owns its feed.
+/// Each write is one PostgreSQL transaction that first takes the `commit_clock` row lock, so tree writes of every
+/// node are still serialized and their times strictly increase (document commits no longer take it: see
+/// PostgresCommitOrder; moving the tree to that scheme too is still to do). The feed delivers every node's tree
+/// writes in commit order; make one tree engine per document engine, since each owns its feed.
 public final class PostgresTreeStore: TreeStore {
     private let store: PostgresDocumentStore
     /// Committed tree changes of every node on the database, in commit order, each once: this node's right after
@@ -23,14 +23,18 @@ public final class PostgresTreeStore: TreeStore {
     public init(store: PostgresDocumentStore) throws(HearthError) {
         self.store = store
         let log = PostgresLogFollower.Log(
-            entries: { [store] after, limit in
+            entries: { [store] after, through, limit in
                 try store.read("reading the tree's change log") { db in
-                    try PostgresTreeRows(db: db).changes(after: after, limit: limit)
+                    try PostgresTreeRows(db: db).changes(after: after, limit: limit).filter { $0.sequence <= through }
                 }
+            },
+            // Numbered under the clock row lock, the tree's log is final up to its head.
+            finalPoint: { [store] in
+                try store.read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
             }, sequence: \.sequence, feed: treeFeed)
         let head = try store.read("reading the tree's change-log head") { db in try PostgresTreeRows(db: db).head() }
         follower = PostgresLogFollower(
-            log: log, head: head, queue: store.writerQueue, interval: store.configuration.feedPollInterval,
+            log: log, head: head, interval: store.configuration.feedPollInterval,
             wakeUp: store.wakeUp)
     }
 
@@ -83,13 +87,26 @@ public final class PostgresTreeStore: TreeStore {
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
     ) {
         store.writerQueue.async { [self] in
-            let outcome = Result { () throws(HearthError) -> TreeWriteOutcome in try run(write) }
-            if case .success(.committed(let change)) = outcome { follower.committed([change]) }
-            completion(outcome)
+            let applied = Result { () throws(HearthError) -> (outcome: TreeWriteOutcome, writes: Int) in try run(write)
+            }
+            // Counted as SQLite's writer counts a tree job, for `/metrics`: a commit when it wrote anything (a stale
+            // conditional write writes nothing and is neither), a write per location, a failure when it threw.
+            store.counters.withLock { counters in
+                switch applied {
+                case .success(let applied) where applied.writes > 0:
+                    counters.commits += 1
+                    counters.writes += applied.writes
+                case .success: break
+                case .failure: counters.failedCommits += 1
+                }
+            }
+            let outcome = applied.map(\.outcome)
+            guard case .success(.committed(let change)) = outcome else { return completion(outcome) }
+            follower.committed(through: change.sequence) { completion(outcome) }
         }
     }
 
-    private func run(_ write: TreeWrite) throws(HearthError) -> TreeWriteOutcome {
+    private func run(_ write: TreeWrite) throws(HearthError) -> (outcome: TreeWriteOutcome, writes: Int) {
         do {
             return try store.writer.withTransaction("BEGIN") { db in
                 let (commitTime, _) = try PostgresChangeLog.beginCommit(now: store.configuration.clock.now(), in: db)
@@ -100,7 +117,7 @@ public final class PostgresTreeStore: TreeStore {
                         receipt.id, answer: receipt.answer(change),
                         retention: store.configuration.writeReceiptRetention, in: db)
                 }
-                return applied.outcome
+                return applied
             }
         } catch {
             throw hearthError(error, doing: "writing the tree")

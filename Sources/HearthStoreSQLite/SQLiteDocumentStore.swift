@@ -108,7 +108,7 @@ public final class SQLiteDocumentStore: DocumentStore {
             // statement reads one snapshot by itself: only several reads need BEGIN and COMMIT around them.
             return db.isInTransaction || paths.count == 1 ? try fetch() : try db.transaction(.deferred, fetch)
         }
-        if let transaction { transactions.record(transaction, documents: Array(zip(paths, documents))) }
+        if let transaction { try transactions.record(transaction, documents: Array(zip(paths, documents))) }
         return documents
     }
 
@@ -118,7 +118,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         let results = try read(in: transaction) { db in
             try QueryRunner.run(query, catalog: catalog, in: db, budget: budget)
         }
-        if let transaction { transactions.record(transaction, query: query, results: results.documents) }
+        if let transaction { try transactions.record(transaction, query: query, results: results.documents) }
         return results
     }
 

@@ -57,7 +57,7 @@ public final class HearthProcess: Sendable {
         ownsDataDirectory = Mutex(true)
     }
 
-    /// Starts a server and waits (at most 20 s) for its `listening on` line. With `dataDirectory`, the server
+    /// Starts a server and waits (at most 20 s, 60 s on PostgreSQL) for its `listening on` line. With `dataDirectory`, the server
     /// reuses it (a restart); otherwise it gets a fresh temporary one. The directory is removed when this object
     /// goes away, unless ownership was passed on by `restart()`.
     public static func start(
@@ -77,8 +77,14 @@ public final class HearthProcess: Sendable {
         if let project = options.project { arguments += ["--project", project] }
         if let level = options.logLevel { arguments += ["--log-level", level] }
         arguments += options.extraArguments
+        if !arguments.contains("--store"), let store = try PostgresTestStore.url(for: directory) {
+            arguments += ["--store", store]
+        }
         let child = try ChildProcess(arguments: arguments, environment: environment)
-        let deadline = ContinuousClock.now + .seconds(20)
+        // On PostgreSQL a fresh database first gets the whole schema (a few seconds alone), and a run starts many
+        // servers at once on a loaded machine: past 20 s there is not a hang.
+        let startLimit = TestStore.isPostgres ? 60 : 20
+        let deadline = ContinuousClock.now + .seconds(startLimit)
         while true {
             let output = child.stdout
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
@@ -95,7 +101,8 @@ public final class HearthProcess: Sendable {
                 child.signal(SIGKILL)
                 if dataDirectory == nil { directory.remove() }
                 throw HarnessError(
-                    "hearth serve printed no listening line within 20 s. stderr:\n\(child.stderr.suffix(4000))")
+                    "hearth serve printed no listening line within \(startLimit) s. stderr:\n\(child.stderr.suffix(4000))"
+                )
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -103,6 +110,13 @@ public final class HearthProcess: Sendable {
 
     /// Standard error so far.
     public var stderr: String { child.stderr }
+
+    /// `--store` and the PostgreSQL database this server runs on, for `hearth` commands that read its store (empty
+    /// on SQLite, where `--data` says it all).
+    public var storeArguments: [String] {
+        guard let store = try? PostgresTestStore.url(for: dataDirectory) else { return [] }
+        return ["--store", store]
+    }
 
     /// Sends SIGTERM and waits (bounded) for the exit.
     @discardableResult

@@ -104,3 +104,59 @@ public final class InProcessServer: Sendable {
         directory.remove()
     }
 }
+
+extension InProcessServer {
+    /// What one gRPC call answered: its messages in order, and its status (`nil` for OK).
+    public struct GRPCResult: Sendable {
+        /// The answer messages.
+        public var messages: [[UInt8]]
+        /// The status; `nil` when OK.
+        public var status: HearthError?
+    }
+
+    /// Runs one call of the Firestore gRPC service (`method` such as `Commit`) with `requests`, its client side
+    /// closed after the last, and `metadata` (lowercase names, as gRPC sends them).
+    public func grpc(_ method: String, _ requests: [[UInt8]], metadata: [String: String] = [:]) async -> GRPCResult {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
+        for request in requests { continuation.yield(request) }
+        continuation.finish()
+        let collected = Mutex<[[UInt8]]>([])
+        var headers = HTTPHeaders()
+        for (name, value) in metadata { headers.add(name: name, value: value) }
+        let status = await application.serveGRPC(
+            path: "/google.firestore.v1.Firestore/\(method)", metadata: headers, remoteAddress: "127.0.0.1",
+            requests: stream, send: { message in collected.withLock { $0.append(message) } })
+        return GRPCResult(messages: collected.withLock { $0 }, status: status)
+    }
+
+    /// Opens a streaming call (`Listen`, `Write`) whose requests the test sends one at a time; the answers arrive
+    /// on the returned stream, which ends with the call's status. `cancel` is the client cancelling the call.
+    public func openGRPC(
+        _ method: String, metadata: [String: String] = [:]
+    ) -> (
+        send: AsyncThrowingStream<[UInt8], any Error>.Continuation, answers: AsyncStream<GRPCEvent>,
+        cancel: @Sendable () -> Void
+    ) {
+        let (requests, requestInput) = AsyncThrowingStream.makeStream(of: [UInt8].self)
+        let (answers, answerInput) = AsyncStream.makeStream(of: GRPCEvent.self)
+        var headers = HTTPHeaders()
+        for (name, value) in metadata { headers.add(name: name, value: value) }
+        let application = self.application
+        let call = Task {
+            let status = await application.serveGRPC(
+                path: "/google.firestore.v1.Firestore/\(method)", metadata: headers, remoteAddress: "127.0.0.1",
+                requests: requests, send: { message in answerInput.yield(.message(message)) })
+            answerInput.yield(.end(status))
+            answerInput.finish()
+        }
+        return (requestInput, answers, { call.cancel() })
+    }
+
+    /// One event of a streaming call: an answer, or its end with its status (`nil` for OK).
+    public enum GRPCEvent: Sendable {
+        /// An answer message.
+        case message([UInt8])
+        /// The call ended.
+        case end(HearthError?)
+    }
+}

@@ -40,7 +40,7 @@ def test_rules_are_deployed_with_errors_shown_at_their_line_and_judged_in_the_pl
 
     set_source(browser, BROKEN)
     browser.find_element(By.ID, "rules-deploy").click()
-    status = WebDriverWait(browser, WAIT).until(
+    WebDriverWait(browser, WAIT).until(
         EC.text_to_be_present_in_element((By.ID, "rules-status"), "Not deployed"))
     text = browser.find_element(By.ID, "rules-status").text
     assert "line 5, column" in text, text

@@ -23,6 +23,23 @@ PROJECT = "demo-hearth"
 ADMIN_KEY = "compat-admin-key-" + uuid.uuid4().hex
 
 
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (for the servers a test starts itself)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(condition, timeout=20):
+    """Polls `condition` until it holds (True) or `timeout` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def hearth_binary():
     path = os.environ.get("HEARTH_BINARY") or str(ROOT / ".build" / "debug" / "hearth")
     if not os.access(path, os.X_OK):

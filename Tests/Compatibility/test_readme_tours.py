@@ -15,9 +15,7 @@ import json
 import os
 import re
 import subprocess
-import time
 
-import pytest
 import requests
 
 from conftest import ROOT, Hearth

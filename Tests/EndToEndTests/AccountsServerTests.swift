@@ -143,7 +143,9 @@ struct AccountsServerTests {
         #expect(try await second.stop() == .exit(0))
     }
 
-    @Test("hearth users add/list/disable/delete and hearth keys rotate work on a running server's data directory")
+    @Test(
+        "hearth users add/list/disable/delete and hearth keys rotate work on a running server's data directory",
+        .sqliteOnly("hearth users and hearth keys work on SQLite data directories"))
     func commandLine() async throws {
         try await withHearth { server in
             let data = server.dataDirectory.path

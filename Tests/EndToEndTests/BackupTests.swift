@@ -7,7 +7,7 @@ import Testing
 /// `hearth backup` while writes keep coming, then `hearth restore` into a fresh directory: the restored server holds
 /// a prefix of the acknowledged writes — every one acknowledged before the backup began, none missing in between —
 /// and the accounts (with their passwords), the tree and the stored files.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.sqliteOnly("hearth backup and restore copy SQLite data directories"), .timeLimit(.minutes(3)))
 struct BackupTests {
     @Test func backupDuringWritesRestoresAPrefix() async throws {
         let server = try await HearthProcess.start()

@@ -20,7 +20,8 @@ struct DevIndexTests {
         try expectOK(try await client.commit("[\(writes.joined(separator: ","))]"))
     }
 
-    @Test("dev mode answers, listens and counts without the index, learns it, and production asks for it")
+    @Test(
+        "dev mode answers, listens and counts without the index, learns it, and production asks for it")
     func learnedThenRequired() async throws {
         let first = try await HearthProcess.start()
         try await Self.seed(first.client)
@@ -55,7 +56,7 @@ struct DevIndexTests {
         try await first.stop()
 
         // `hearth indexes` prints what production needs.
-        let printed = try await runHearth(["indexes", "--data", first.dataDirectory.path])
+        let printed = try await runHearth(["indexes", "--data", first.dataDirectory.path] + first.storeArguments)
         #expect(printed.termination == .exit(0), "\(printed.stderr)")
         let indexes = FS.json(printed.stdout)["indexes"]?.arrayValue ?? []
         #expect(indexes == [FS.json(indexJSON("todos", [("owner", "ASCENDING"), ("date", "DESCENDING")]))])

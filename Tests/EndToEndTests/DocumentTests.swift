@@ -357,4 +357,27 @@ struct DocumentTests {
             "PATCH", FS.path("\(c)/x"), query: [("currentDocument.exists", "true")], json: "{}")
         expectError(missing, 404, "NOT_FOUND", messageContains: ["No document to update: \(FS.name("\(c)/x"))"])
     }
+
+    @Test("a document holding a string of nearly 1 MiB is created, read, queried, counted and ordered by it")
+    func nearlyOneMebibyteString() async throws {
+        let collection = FS.unique("big")
+        // Pseudo-random letters: text neither engine compresses to a short index key.
+        var state: UInt64 = 7
+        let letters = String(
+            decoding: (0..<1_040_000).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(ascii: "a") + UInt8((state >> 33) % 26)
+            }, as: UTF8.self)
+        _ = try await client.create(collection, id: "one", fields: #"{"s":\#(Q.string(letters + "1"))}"#)
+        _ = try await client.create(collection, id: "two", fields: #"{"s":\#(Q.string(letters + "2"))}"#)
+        _ = try await client.create(collection, id: "short", fields: #"{"s":\#(Q.string("a"))}"#)
+        #expect(try await client.fields("\(collection)/one")["s"]?["stringValue"]?.stringValue == letters + "1")
+        let equal = Q.query(collection, where: Q.field("s", "EQUAL", Q.string(letters + "2")))
+        #expect(try await client.queryIDs(equal) == ["two"])
+        let descending = Q.query(collection, orderBy: [Q.order("s", descending: true)])
+        #expect(try await client.queryIDs(descending) == ["two", "one", "short"])
+        let above = Q.query(collection, where: Q.field("s", "GREATER_THAN", Q.string(letters + "1")))
+        let count = try await client.aggregate(above, aggregations: #"[{"alias":"n","count":{}}]"#)
+        #expect(count["result"]?["aggregateFields"]?["n"] == FS.json(#"{"integerValue":"1"}"#))
+    }
 }

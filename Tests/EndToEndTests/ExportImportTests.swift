@@ -7,7 +7,9 @@ import Testing
 /// database, documents with every value type and their times, the tree with priorities, accounts with their
 /// passwords, deployed rules, learned indexes — goes out as JSON lines and comes back identical, and an import
 /// that cannot finish leaves its target as it was.
-@Suite("Export and import", .timeLimit(.minutes(4)))
+@Suite(
+    "Export and import", .sqliteOnly("hearth export and import read and write SQLite data directories"),
+    .timeLimit(.minutes(4)))
 struct ExportImportTests {
     /// One document holding every Firestore value type, a whole double, and a timestamp to the microsecond.
     static let everyType = #"""

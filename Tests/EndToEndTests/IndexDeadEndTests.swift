@@ -171,7 +171,8 @@ struct IndexDeadEndTests {
         try await second.stop()
     }
 
-    @Test("development mode answers every shape without an index, as the matcher does (issue #20)")
+    @Test(
+        "development mode answers every shape without an index, as the matcher does (issue #20)")
     func devModeAnswersEveryShape() async throws {
         try await withHearth { server in
             try await Self.seedDocuments(server.client)

@@ -40,7 +40,8 @@ struct ListOrderTests {
 
     private func ids(_ names: [String]) -> [String] { names.map { String($0.split(separator: "/").last ?? "") } }
 
-    @Test("orderBy=\"priority desc, due\" pages in Firestore's order; the reversed order reads it backwards")
+    @Test(
+        "orderBy=\"priority desc, due\" pages in Firestore's order; the reversed order reads it backwards")
     func severalFields() async throws {
         let collection = try await seedTasks()
         // priority desc: the string sorts above numbers; 2 and 2.0 are equal. Then due ascending (null first, the
@@ -63,7 +64,8 @@ struct ListOrderTests {
             "the index serves the reversed order, __name__ descending")
     }
 
-    @Test("orderBy=\"priority desc, __name__ desc\" needs no composite index; ties by name descending")
+    @Test(
+        "orderBy=\"priority desc, __name__ desc\" needs no composite index; ties by name descending")
     func fieldThenName() async throws {
         let collection = try await seedTasks()
         let expected = ["t8", "t5", "t2", "t10", "t7", "t4", "t3", "t1", "t9"]
@@ -74,7 +76,8 @@ struct ListOrderTests {
         }
     }
 
-    @Test("a multi-field order no index serves answers FAILED_PRECONDITION naming the index, as :runQuery does")
+    @Test(
+        "a multi-field order no index serves answers FAILED_PRECONDITION naming the index, as :runQuery does")
     func unindexed() async throws {
         let collection = try await seedTasks()
         expectError(

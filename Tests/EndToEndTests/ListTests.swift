@@ -36,7 +36,8 @@ struct ListTests {
         #expect(body["documents"] == nil || body["documents"] == .array([]))
     }
 
-    @Test("orderBy=field and orderBy=field desc; documents lacking the field are left out")
+    @Test(
+        "orderBy=field and orderBy=field desc; documents lacking the field are left out")
     func orderByField() async throws {
         let collection = FS.unique("order")
         let values: [(String, String)] = [
@@ -65,7 +66,8 @@ struct ListTests {
                 == (values.map(\.0) + ["nofield", "empty"]).sorted().reversed().map { FS.name("\(collection)/\($0)") })
     }
 
-    @Test("orderBy follows Firestore's cross-type value order; equal numbers tie on the document name")
+    @Test(
+        "orderBy follows Firestore's cross-type value order; equal numbers tie on the document name")
     func crossTypeOrder() async throws {
         let collection = FS.unique("types")
         let values = [

@@ -90,7 +90,8 @@ struct RulesAPITests {
         _ = try await third.stop()
     }
 
-    @Test("a named database's own rules (?database=ID) bind it alone, are read back, and outlive a restart")
+    @Test(
+        "a named database's own rules (?database=ID) bind it alone, are read back, and outlive a restart")
     func namedDatabaseRules() async throws {
         let first = try await HearthProcess.start()
         let locked = """

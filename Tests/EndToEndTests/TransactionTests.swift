@@ -118,7 +118,8 @@ struct TransactionTests {
             messageContains: [])
     }
 
-    @Test("read-only: queries and aggregations see the snapshot of its beginning; writing in it is INVALID_ARGUMENT")
+    @Test(
+        "read-only: queries and aggregations see the snapshot of its beginning; writing in it is INVALID_ARGUMENT")
     func readOnlySnapshot() async throws {
         let c = FS.unique("ro")
         try await client.create(c, id: "doc", fields: #"{"v":\#(Q.int(1)),"g":\#(Q.string("x"))}"#)
@@ -186,7 +187,8 @@ struct TransactionTests {
         expectError(try await client.request("POST", "\(FS.root()):rollback", json: "{}"), 400, "INVALID_ARGUMENT")
     }
 
-    @Test("an unknown or malformed transaction ID is INVALID_ARGUMENT everywhere")
+    @Test(
+        "an unknown or malformed transaction ID is INVALID_ARGUMENT everywhere")
     func unknownTransaction() async throws {
         let c = FS.unique("unknown")
         try await client.create(c, id: "doc", fields: "{}")
@@ -220,7 +222,8 @@ struct TransactionTests {
             "INVALID_ARGUMENT")
     }
 
-    @Test("newTransaction on runQuery and batchGet returns a transaction that records the reads and can commit")
+    @Test(
+        "newTransaction on runQuery and batchGet returns a transaction that records the reads and can commit")
     func newTransaction() async throws {
         let c = FS.unique("newtx")
         try await client.create(c, id: "a", fields: #"{"v":\#(Q.int(1))}"#)

@@ -5,7 +5,7 @@ import Testing
 
 /// `hearth users import FILE` on `firebase auth:export` JSON with the project's scrypt parameters: the users sign in
 /// to a server on that data directory with their old passwords.
-@Suite("hearth users import")
+@Suite("hearth users import", .sqliteOnly("hearth users works on SQLite data directories"))
 struct UserImportCLITests {
     /// Firebase's scrypt test vector (its scrypt tool's README): parameters, salt, and the hash of "user1password".
     static let scrypt = [

@@ -323,3 +323,62 @@ import Testing
                     path: ResourcePath(segments: ["users", "bob"]), operation: .delete, precondition: .exists(true)))
     }
 }
+
+/// CreateDocument, BatchWrite and PartitionQuery, against the official runtime's bytes.
+@Suite struct BatchAndCreateMessageTests {
+    static let database = DatabaseName(project: "demo")
+
+    @Test func createDocumentDecodesItsCollectionIDFieldsAndMask() throws {
+        let request = try FirestoreRPC.CreateDocumentRequest(protobuf: ProtoFixtures.createDocument)
+        #expect(request.collection == ResourcePath(segments: ["users", "alice", "posts"]))
+        #expect(request.documentID == "p1")
+        #expect(request.fields == ["t": .string("hi")])
+        #expect(request.mask == [FieldPath(segments: ["t"])])
+        #expect(request.protobuf == ProtoFixtures.createDocument)
+    }
+
+    @Test func createDocumentRefusesANameAndABadCollectionID() {
+        var named = ProtoWriter()
+        named.writeString(1, "projects/demo/databases/(default)/documents")
+        named.writeString(2, "c")
+        named.writeMessage(4) { $0.writeString(1, "projects/demo/databases/(default)/documents/c/x") }
+        #expect(throws: HearthError.self) { try FirestoreRPC.CreateDocumentRequest(protobuf: named.bytes) }
+        var slash = ProtoWriter()
+        slash.writeString(1, "projects/demo/databases/(default)/documents")
+        slash.writeString(2, "a/b")
+        #expect(throws: HearthError.self) { try FirestoreRPC.CreateDocumentRequest(protobuf: slash.bytes) }
+    }
+
+    @Test func batchWriteDecodesItsWritesAndIgnoresLabels() throws {
+        let request = try FirestoreRPC.BatchWriteRequest(protobuf: ProtoFixtures.batchWrite)
+        #expect(request.database == Self.database)
+        #expect(
+            request.writes == [
+                Write(path: ResourcePath(segments: ["a", "1"]), operation: .delete),
+                Write(
+                    path: ResourcePath(segments: ["a", "2"]), operation: .update(fields: ["n": .integer(2)], mask: nil)),
+            ])
+    }
+
+    @Test func batchWriteResponseEqualsTheRuntimesBytes() {
+        let bytes = FirestoreRPC.batchWriteResponse([
+            .failure(HearthError(.notFound, "Document missing")),
+            .success(
+                WriteResult(
+                    updateTime: Timestamp(microseconds: 1_700_000_000_000_123), transformResults: [], document: nil)),
+        ])
+        #expect(bytes == ProtoFixtures.batchWriteResponse)
+    }
+
+    @Test func partitionQueryTakesCollectionGroupsOnly() throws {
+        let request = try FirestoreRPC.PartitionQueryRequest(protobuf: ProtoFixtures.partitionQuery)
+        #expect(request.partitionCount == 4)
+        #expect(request.query.allDescendants)
+        #expect(request.query.collectionID == "c")
+        var plain = ProtoWriter()
+        plain.writeString(1, "projects/demo/databases/(default)/documents")
+        plain.writeMessage(2) { query in query.writeMessage(2) { $0.writeString(2, "c") } }
+        plain.writeInt64(3, 2)
+        #expect(throws: HearthError.self) { try FirestoreRPC.PartitionQueryRequest(protobuf: plain.bytes) }
+    }
+}

@@ -282,6 +282,29 @@ enum ProtoFixtures {
         0a3570726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f75736572
         732f626f6212020801
         """)
+    /// CreateDocumentRequest under a document, with an ID and a response mask.
+    static let createDocument = hex(
+        """
+        0a3770726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f75736572
+        732f616c6963651205706f7374731a027031220c120a0a017412058a010268692a030a0174
+        """)
+    /// BatchWriteRequest: a delete and a set, with labels (field 3, which a commit's transaction must not be read from).
+    static let batchWrite = hex(
+        """
+        0a2170726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74291231122f70726f6a656374732f6465
+        6d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f612f31123c0a3a0a2f70726f6a65637473
+        2f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74732f612f3212070a016e120210021a06
+        0a016b120176
+        """)
+    /// BatchWriteResponse: a failed write then an applied one.
+    static let batchWriteResponse = hex(
+        "0a000a0c0a0a0880e2cfaa0610f8c007121408051210446f63756d656e74206d697373696e671200")
+    /// PartitionQueryRequest over a collection group.
+    static let partitionQuery = hex(
+        """
+        0a2b70726f6a656374732f64656d6f2f6461746162617365732f2864656661756c74292f646f63756d656e74731207120512
+        016318011804
+        """)
     /// TargetChange CURRENT, target_ids [1, 2, 300, -1] packed.
     static let targetIDsPacked = hex("0803120e0102ac02ffffffffffffffffff01")
     /// the same, unpacked.

@@ -191,7 +191,9 @@ struct DataSourceTests {
 
             let live = await LiveDocuments(DocumentList<Item>(items).order(by: "rank", descending: true))
             await live.start()
-            #expect(await eventually { await live.documents.map(\.documentID) == ["s2", "s1"] })
+            let loaded = await eventually { await live.documents.map(\.documentID) == ["s2", "s1"] }
+            let failure = await live.error.map { "\($0)" } ?? "no error"
+            #expect(loaded, "the live array did not load (\(failure))")
             let observed = Flag()
             await MainActor.run {
                 withObservationTracking {

@@ -103,9 +103,27 @@ public final class TestCluster: Sendable {
         return conninfo(database: name)
     }
 
+    /// Creates a database with a unique name and returns its `postgres://` URL, as `hearth serve --store` takes it.
+    public func createDatabaseURL() throws -> String {
+        let conninfo = try createDatabase()
+        let name = conninfo.split(separator: " ").first { $0.hasPrefix("dbname=") }?.dropFirst("dbname=".count) ?? ""
+        return "postgres://postgres@127.0.0.1:\(port)/\(name)"
+    }
+
     /// Restarts the server (`pg_ctl restart -m fast`): every open connection is cut, the data stays.
     public func restart() throws {
         try pgctl(["-m", "fast", "-o", serverOptions, "restart"])
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`), keeping the cluster, so a test can see what clients get while the
+    /// database is down; ``startServer()`` starts it again.
+    public func stopServer() throws {
+        try pgctl(["-m", "fast", "stop"])
+    }
+
+    /// Starts the server ``stopServer()`` stopped, on the same port, with the same data.
+    public func startServer() throws {
+        try start()
     }
 
     /// Stops the server (`pg_ctl stop -m fast`) and deletes the cluster. Safe to call twice.
@@ -121,10 +139,11 @@ public final class TestCluster: Sendable {
     }
 
     /// `-F`: no fsync, a throwaway cluster needs no durability; the socket lives in the cluster's directory. Tests
-    /// run side by side, each engine holding a writer, its readers and its two feed connections (listen, notify):
-    /// more than the default 100 connections.
+    /// run side by side, each engine holding a writer, its readers and its two feed connections (listen, notify),
+    /// and each of its two followers may hold a reader of its own while it waits for a final point: 400 was once
+    /// too few for a run mixing every PostgreSQL suite ("too many clients already").
     private var serverOptions: String {
-        "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=400 -k \(directory) -F"
+        "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=1000 -k \(directory) -F"
     }
 
     private func pgctl(_ arguments: [String]) throws {

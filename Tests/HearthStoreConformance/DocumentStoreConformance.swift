@@ -32,9 +32,12 @@ public struct ConformanceCheck<Engine>: Sendable, CustomTestStringConvertible {
 public typealias DocumentConformanceCheck = ConformanceCheck<any DocumentStore>
 
 /// The document engine conformance suite: each engine's tests run every check with `@Test(arguments:)` on a
-/// fresh store of its own. The checks cover commits, preconditions, transforms, the judge, write receipts, point
-/// reads and the change log; queries, listings and transactions are not in it yet.
+/// fresh store of its own that declares ``indexes``. The checks cover commits, preconditions, transforms, the judge,
+/// write receipts, point reads, listings in name order, the change log, and every query shape with its cursors and
+/// aggregations; ``transactionChecks`` (run with the engine's clock) cover transactions.
 public enum DocumentStoreConformance {
     /// Every check.
-    public static let checks: [DocumentConformanceCheck] = commitChecks + changeLogChecks
+    public static let checks: [DocumentConformanceCheck] =
+        commitChecks + changeLogChecks + listingChecks + listingOrderChecks + queryChecks + queryOrderChecks
+        + queryIndexChecks + longValueChecks
 }

@@ -6,9 +6,12 @@ import HearthStorePostgres
 struct TwoNodes {
     let first: PostgresDocumentStore
     let second: PostgresDocumentStore
+    /// The conninfo of their database.
+    let info: String
 
     init() throws {
         let info = try TestCluster.freshDatabase()
+        self.info = info
         first = try PostgresDocumentStore(configuration: .init(conninfo: info))
         second = try PostgresDocumentStore(configuration: .init(conninfo: info))
     }

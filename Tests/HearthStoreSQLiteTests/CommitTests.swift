@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: DocumentStoreConformance.checks)
     func conformsToTheDocumentStoreSuite(_ check: DocumentConformanceCheck) async throws {
         try await check.run { body in
-            let temporary = try TemporaryStore()
+            let temporary = try TemporaryStore { $0.indexes = DocumentStoreConformance.indexes }
             try await body(temporary.store)
         }
     }

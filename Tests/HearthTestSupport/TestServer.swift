@@ -58,9 +58,11 @@ public final class TestServer: Sendable {
             arguments: [
                 "serve", "--host", "127.0.0.1", "--port", String(port), "--data",
                 directory.appendingPathComponent("data").path, "--dev",
-            ] + arguments,
+            ] + arguments
+                + (arguments.contains("--store") ? [] : try TestStore.storeArguments(forDirectory: directory.path)),
             environment: environment)
-        let deadline = ContinuousClock.now + .seconds(20)
+        // A fresh PostgreSQL database first gets the whole schema: past 20 s there is not a hang there.
+        let deadline = ContinuousClock.now + .seconds(TestStore.isPostgres ? 60 : 20)
         while ContinuousClock.now < deadline {
             let output = child.stdout
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),

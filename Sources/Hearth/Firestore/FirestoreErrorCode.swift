@@ -94,6 +94,10 @@ public struct FirestoreErrorCode: CodedError {
 }
 
 extension FirestoreErrorCode {
+    /// Whether the request may succeed if sent again: the server could not be reached or was unavailable. Queued
+    /// writes stay queued and listeners reconnect on such a failure; any other refusal is final.
+    var isTransient: Bool { code == .unavailable }
+
     /// The SDK error for a core error (validation in HearthCore uses the same code set).
     init(_ error: HearthError) {
         self.init(Code(rawValue: error.code.rawValue) ?? .unknown, error.message)

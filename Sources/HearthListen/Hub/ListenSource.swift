@@ -10,6 +10,8 @@ public protocol ListenSource: Sendable {
     func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord]
     /// The change log's head: the last sequence handed to a committed change (0 before the first).
     func head() throws(HearthError) -> Int64
+    /// Whether the change log still holds every entry after `sequence`, so results there can be rebuilt.
+    func covers(after sequence: Int64) throws(HearthError) -> Bool
     /// A query's results, in query order (index-backed).
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument]
     /// The documents at `paths` from one snapshot, `nil` where missing.
@@ -37,6 +39,11 @@ public struct DocumentStoreListenSource: ListenSource {
     /// The engine's change-log head.
     public func head() throws(HearthError) -> Int64 {
         try store.head()
+    }
+
+    /// Whether the engine's change log still reaches back to `sequence`.
+    public func covers(after sequence: Int64) throws(HearthError) -> Bool {
+        try store.covers(after: sequence)
     }
 
     /// Runs the query outside any transaction.

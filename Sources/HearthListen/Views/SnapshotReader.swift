@@ -39,11 +39,20 @@ struct SnapshotReader: Sendable {
     let source: any ListenSource
     let pageSize: Int
 
-    /// Change-log records after `base`. With `requireCoverage`, fails unless the record right after `base` is still
-    /// in the log; `maxRecords` bounds how many are read (beyond it the position counts as not covered).
+    /// Change-log records after `base`. With `requireCoverage`, fails unless the log still holds every record after
+    /// `base` (``ListenSource/covers(after:)``); `maxRecords` bounds how many are read (beyond it the position counts as not covered).
     func records(
         after base: Int64, requireCoverage: Bool, maxRecords: Int? = nil
     ) throws(SnapshotFailure) -> [ChangeRecord] {
+        if requireCoverage {
+            let covered: Bool
+            do {
+                covered = try source.covers(after: base)
+            } catch {
+                throw .store(error)
+            }
+            guard covered else { throw .notCovered }
+        }
         var records: [ChangeRecord] = []
         var cursor = base
         while true {
@@ -52,9 +61,6 @@ struct SnapshotReader: Sendable {
                 page = try source.changes(after: cursor, limit: pageSize)
             } catch {
                 throw .store(error)
-            }
-            if records.isEmpty, requireCoverage, let first = page.first, first.sequence != base + 1 {
-                throw .notCovered
             }
             records += page
             if let maxRecords, records.count > maxRecords { throw .notCovered }

@@ -3,13 +3,12 @@ import HearthAuth
 import HearthCore
 import HearthLog
 import HearthMail
-import HearthStoreSQLite
 
 /// Builds the accounts service a server runs with, from its configuration.
 enum AccountsSetup {
-    /// The accounts on the server's database, whose single writer runs their writes.
+    /// The accounts on the server's database (its engine's: the SQLite file's single writer, or PostgreSQL).
     static func makeService(
-        _ configuration: ServerConfiguration, database: SQLiteDatabase, logger: Logger, clock: WallClock = .system
+        _ configuration: ServerConfiguration, engine: DatabaseEngine, logger: Logger, clock: WallClock = .system
     ) throws(HearthError) -> AccountService {
         let settings = configuration.accounts
         var accounts = AccountsConfiguration(
@@ -31,7 +30,7 @@ enum AccountsSetup {
         do {
             return try AccountService(
                 configuration: accounts, mailer: try mailer(configuration, logger: logger), logger: logger,
-                clock: clock, database: database)
+                clock: clock, accounts: try engine.accounts())
         } catch let error as AuthError {
             throw HearthError(.internal, "Cannot open the accounts: \(error.detail ?? error.code)")
         } catch {

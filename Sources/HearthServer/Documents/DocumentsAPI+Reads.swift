@@ -11,10 +11,8 @@ extension DocumentsAPI {
             try TransactionID(base64: text)
         }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
-        try access?.authorizeGet(request, [route.path], database: route.database)
-        guard let document = try store.document(at: route.path, transaction: transaction) else {
-            throw .notFound("Document \"\(route.database.name(of: route.path))\" not found.")
-        }
+        let document = try readDocument(
+            at: route.path, database: route.database, transaction: transaction, caller: request)
         return .response(Responses.json(try DocumentJSON.encode(document, database: route.database, mask: mask)))
     }
 
@@ -30,19 +28,11 @@ extension DocumentsAPI {
                 .unimplemented, "Listing in a transaction is not supported; use :runQuery with the transaction.")
         }
         let mask = try RequestParameters.fieldPaths(request, "mask.fieldPaths")
-        let pageSize = min(
-            try RequestParameters.integer(request, "pageSize").flatMap { $0 == 0 ? nil : $0 } ?? 1000, 10_000)
-        let orderBy = try ListOrderBy.parse(request.queryValue("orderBy") ?? "")
-        var query = StructuredQuery(parent: route.path.parent, collectionID: route.path.lastSegment, orderBy: orderBy)
-        try query.validate(database: route.database, at: "")
-        let showMissing = try RequestParameters.boolean(request, "showMissing") ?? false
-        query.limit = pageSize
-        try access?.authorizeQuery(request, query, database: route.database)
-        let page = try store.listDocuments(
-            ListDocumentsRequest(
-                collection: route.path, database: route.database, pageSize: pageSize,
-                pageToken: request.queryValue("pageToken").flatMap { $0.isEmpty ? nil : $0 }, orderBy: orderBy,
-                showMissing: showMissing))
+        let page = try listPage(
+            of: route.path, database: route.database, pageSize: try RequestParameters.integer(request, "pageSize") ?? 0,
+            pageToken: request.queryValue("pageToken"),
+            orderBy: try ListOrderBy.parse(request.queryValue("orderBy") ?? ""),
+            showMissing: try RequestParameters.boolean(request, "showMissing") ?? false, caller: request)
         var body: [UInt8] = Array("{".utf8)
         if !page.documents.isEmpty {
             body.append(contentsOf: #""documents":["#.utf8)
@@ -80,23 +70,12 @@ extension DocumentsAPI {
         let mask = try body["mask"].map { json throws(HearthError) in
             try FieldPath.mask(firestoreJSON: json, at: "mask")
         }
-        let names = try body.strings("documents") ?? []
-        // Bounded so one request's work stays bounded; its answer is bounded in bytes by the store.
-        guard names.count <= configuration.maxBatchGetDocuments else {
-            throw .invalidArgument(
-                "A batchGet may name at most \(configuration.maxBatchGetDocuments) documents (the server's --max-batch-get); this one names \(names.count)."
-            )
-        }
         var paths: [ResourcePath] = []
-        for name in names {
-            let path = try route.database.path(fromName: name)
-            guard path.isDocument else {
-                throw .invalidArgument("\"\(name.prefix(200))\" is not a document name.")
-            }
-            paths.append(path)
+        for name in try body.strings("documents") ?? [] {
+            paths.append(try route.database.path(fromName: name))
         }
-        try access?.authorizeGet(request, paths, database: route.database)
-        let documents = try store.documents(at: paths, transaction: transaction)
+        let documents = try readDocuments(
+            at: paths, database: route.database, transaction: transaction, caller: request)
         let readTime = clock.now().rfc3339
         var out: [UInt8] = Array("[".utf8)
         if isNew, let transaction, paths.isEmpty {
@@ -131,27 +110,14 @@ extension DocumentsAPI {
 
     /// `POST …/documents[/{document}]:listCollectionIds`.
     func listCollectionIDs(_ request: HTTPRequest, _ route: DocumentsRoute) throws(HearthError) -> HTTPReply {
-        try access?.authorizeListCollectionIDs(request, devMode: configuration.devMode)
         try RequestParameters.check(request, allowed: [])
-        guard route.path.segments.isEmpty || route.path.isDocument else {
-            throw .invalidArgument(
-                "listCollectionIds takes a document (or the documents root) as its parent, not a collection.")
-        }
         let body = try JSONObjectReader(
             try RequestParameters.body(request), at: "", allowed: ["pageSize", "pageToken", "readTime"])
         try rejectReadTime(try body.string("readTime"))
-        let pageSize = Int(try body.integer("pageSize") ?? 0)
-        guard pageSize >= 0 else { throw .invalidArgument("pageSize must not be negative.") }
-        let limit = pageSize == 0 ? 10_000 : min(pageSize, 10_000)
-        var after: String?
-        if let token = try body.string("pageToken"), !token.isEmpty {
-            guard let decoded = Base64URL.decode(token) else {
-                throw .invalidArgument("Invalid pageToken: pass the nextPageToken of the previous page unchanged.")
-            }
-            after = String(decoding: decoded, as: UTF8.self)
-        }
-        let ids = try store.collectionIDs(under: route.path, after: after, limit: limit + 1)
-        let page = Array(ids.prefix(limit))
+        let (page, nextPageToken) = try collectionIDPage(
+            under: route.path, pageSize: Int(try body.integer("pageSize") ?? 0),
+            pageToken: try body.string("pageToken"),
+            caller: request)
         var out: [UInt8] = Array("{".utf8)
         if !page.isEmpty {
             out.append(contentsOf: #""collectionIds":["#.utf8)
@@ -161,9 +127,9 @@ extension DocumentsAPI {
             }
             out.append(UInt8(ascii: "]"))
         }
-        if ids.count > limit, let last = page.last {
+        if let nextPageToken {
             out.append(contentsOf: #","nextPageToken":"#.utf8)
-            JSONWriter.appendString(Base64URL.encode(Array(last.utf8)), into: &out)
+            JSONWriter.appendString(nextPageToken, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         return .response(Responses.json(out))

@@ -50,7 +50,7 @@ struct DocumentsAPI: API {
         }
     }
 
-    private func checkDatabase(_ database: DatabaseName) throws(HearthError) {
+    func checkDatabase(_ database: DatabaseName) throws(HearthError) {
         if !configuration.devMode && database.project != configuration.projectID {
             throw .notFound(
                 "Project \"\(database.project)\" is not served here; this server serves project \"\(configuration.projectID)\"."

@@ -2,7 +2,8 @@ import HearthCore
 import HearthHTTP
 import HearthStore
 
-/// `/healthz` and `/metrics` (the emulator's wipe is per database: `EmulatorWipeAPI`).
+/// `/healthz` (`{"status":"ok"}`, or 503 `{"status":"unavailable","error":…}` while the store's database is out
+/// of reach) and `/metrics` (the emulator's wipe is per database: `EmulatorWipeAPI`).
 struct OperationsAPI: API {
     let store: any DocumentStoreAdministration
     let metrics: Metrics
@@ -14,6 +15,12 @@ struct OperationsAPI: API {
     func reply(to request: HTTPRequest) -> (route: String, reply: HTTPReply)? {
         switch (request.method, request.path) {
         case ("GET", "/healthz"), ("HEAD", "/healthz"):
+            // A node whose database is out of reach answers nothing but 503s: a load balancer should send its
+            // clients elsewhere until it can reach the database again.
+            if let error = store.unavailability() {
+                let body: JSONValue = ["status": "unavailable", "error": .string(error.message)]
+                return ("healthz", .response(Responses.json(body.serialized(), status: 503)))
+            }
             return ("healthz", .response(Responses.json(Array(#"{"status":"ok"}"#.utf8))))
         case ("GET", "/metrics"):
             let statistics = store.statistics()

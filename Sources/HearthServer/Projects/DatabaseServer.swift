@@ -4,6 +4,7 @@ import HearthHTTP
 import HearthListen
 import HearthLog
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
 
 /// One Firestore database of one project — `(default)` or a named one — and what serves it: its own SQLite file
@@ -13,7 +14,10 @@ import HearthStoreSQLite
 final class DatabaseServer: Sendable {
     /// The database's ID (`(default)`, or a named database's).
     let id: String
-    let store: SQLiteDocumentStore
+    /// The engine the database is on.
+    let engine: DatabaseEngine
+    /// Its documents.
+    var store: any DocumentStore { engine.documents }
     let listenHub: ListenHub
     let access: DocumentAccess
     let documents: DocumentsAPI
@@ -23,8 +27,43 @@ final class DatabaseServer: Sendable {
     /// Where a named database's files live inside its project's data directory: `databases/{id}`.
     static let namedDirectory = DataDirectoryLayout.databases
 
-    /// Opens the store of a database in `directory`, with the server's store settings.
-    static func openStore(
+    /// Opens the engine of a database: its SQLite file in `directory`, or the configured PostgreSQL database,
+    /// with the server's store settings.
+    static func openEngine(
+        id: String, directory: String, declaredIndexes: [IndexDefinition], configuration: ServerConfiguration,
+        logger: Logger, clock: WallClock
+    ) throws(HearthError) -> DatabaseEngine {
+        if case .postgres(let conninfo) = configuration.store {
+            var scoped = conninfo
+            // A named database keeps its tables in a schema of its own beside (default)'s (PostgresNamedDatabases).
+            if id != DatabaseName.defaultDatabase {
+                try PostgresNamedDatabases.create(id, conninfo: conninfo)
+                scoped = try PostgresNamedDatabases.conninfo(conninfo, database: id)
+            }
+            var settings = PostgresDocumentStore.Configuration(conninfo: scoped)
+            settings.clock = clock
+            settings.idleReadConnections = configuration.threads + configuration.readWorkers
+            settings.indexes = declaredIndexes
+            settings.maxResultBytes = configuration.maxResultBytes
+            settings.learnsIndexes = configuration.devMode
+            settings.onIndexLearned = { definition in logLearned(definition, database: id, configuration, logger) }
+            // Locked first, so a second server on the directory is refused before it touches PostgreSQL.
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .internal("Cannot create the data directory \(directory): \(error.localizedDescription)")
+            }
+            let lock = try DataDirectoryLock(directory: directory)
+            return .postgres(try PostgresDocumentStore(configuration: settings), directoryLock: lock)
+        }
+        return .sqlite(
+            try openSQLite(
+                id: id, directory: directory, declaredIndexes: declaredIndexes, configuration: configuration,
+                logger: logger, clock: clock))
+    }
+
+    /// Opens the SQLite store of a database in `directory`.
+    private static func openSQLite(
         id: String, directory: String, declaredIndexes: [IndexDefinition], configuration: ServerConfiguration,
         logger: Logger, clock: WallClock
     ) throws(HearthError) -> SQLiteDocumentStore {
@@ -40,22 +79,30 @@ final class DatabaseServer: Sendable {
         // The emulator answers every valid query; in development mode so does Hearth, learning the indexes.
         storeConfiguration.learnsIndexes = configuration.devMode
         storeConfiguration.onIndexLearned = { definition in
-            logger.log(
-                .info,
-                "development mode: a query needed a composite index; answered by scanning, now building the index (production needs it declared; `hearth indexes` prints them all)",
-                [
-                    "index": .string(definition.description), "project": .string(configuration.projectID),
-                    "database": .string(id),
-                ])
+            logLearned(definition, database: id, configuration, logger)
         }
         return try SQLiteDocumentStore(configuration: storeConfiguration)
     }
 
+    /// The log line of an index development mode learned, on either engine.
+    private static func logLearned(
+        _ definition: IndexDefinition, database id: String, _ configuration: ServerConfiguration, _ logger: Logger
+    ) {
+        logger.log(
+            .info,
+            "development mode: a query needed a composite index; answered by scanning, now building the index (production needs it declared; `hearth indexes` prints them all)",
+            [
+                "index": .string(definition.description), "project": .string(configuration.projectID),
+                "database": .string(id),
+            ])
+    }
+
     /// Wires the APIs of the database `id` on its opened `store`; call ``start()`` before serving.
-    init(id: String, store: SQLiteDocumentStore, project: ProjectContext) {
+    init(id: String, engine: DatabaseEngine, project: ProjectContext) {
         let configuration = project.configuration
         self.id = id
-        self.store = store
+        self.engine = engine
+        let store = engine.documents
         access = DocumentAccess(
             engine: project.rules, authenticator: project.authenticator, store: store, databaseID: id,
             clock: project.clock)
@@ -80,7 +127,7 @@ final class DatabaseServer: Sendable {
     /// Ends every listener, then closes the store.
     func stop() {
         listenHub.stop()
-        store.close()
+        engine.close()
     }
 
     /// Whether `id` can name a named database: Firestore's rule (4 to 63 lowercase letters, digits and hyphens,

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthHTTP
 import HearthLog
+import HearthStorePostgres
 import HearthStoreSQLite
 import Synchronization
 
@@ -52,6 +53,18 @@ final class ProjectRegistry: Sendable {
             var project = configuration
             project.projectID = id
             project.dataDirectory = Self.directory(of: id, in: configuration.dataDirectory)
+            if case .postgres(let conninfo) = configuration.store {
+                // Another project's databases live in schemas of their own beside the configured project's; its
+                // directory still holds what stays per node (deployed rules, stored files), as SQLite's would.
+                project.store = .postgres(conninfo: try PostgresNamedDatabases.conninfo(conninfo, project: id))
+                do {
+                    try FileManager.default.createDirectory(
+                        atPath: project.dataDirectory, withIntermediateDirectories: true)
+                } catch {
+                    throw HearthError(
+                        .internal, "Cannot make the directory of project \(id): \(error.localizedDescription)")
+                }
+            }
             let server = try open(project)
             do throws(HearthError) {
                 try server.start()

@@ -4,6 +4,7 @@ import HearthCore
 import HearthHTTP
 import HearthLog
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
 import Synchronization
 
@@ -51,24 +52,25 @@ final class ProjectServer: Sendable {
         configuration: ServerConfiguration, logger: Logger, clock: WallClock, sessions: ConsoleSessions,
         pools: SharedPools, boundPort: @escaping @Sendable () -> Int
     ) throws(HearthError) {
-        let store = try DatabaseServer.openStore(
+        let engine = try DatabaseServer.openEngine(
             id: "(default)", directory: configuration.dataDirectory,
             declaredIndexes: try HearthApplication.indexDefinitions(configuration), configuration: configuration,
             logger: logger, clock: clock)
         let accounts: AccountService
         let rules: RulesEngine
         do {
-            accounts = try AccountsSetup.makeService(
-                configuration, database: store.database, logger: logger, clock: clock)
+            accounts = try AccountsSetup.makeService(configuration, engine: engine, logger: logger, clock: clock)
         } catch {
-            store.close()
+            engine.close()
             throw error
         }
         do {
-            rules = try RulesEngine(configuration: configuration, logger: logger)
+            rules = try RulesEngine(
+                configuration: configuration, logger: logger,
+                storage: try engine.rulesStorage(dataDirectory: configuration.dataDirectory, logger: logger))
         } catch {
             accounts.close()
-            store.close()
+            engine.close()
             throw error
         }
         self.accounts = accounts
@@ -76,7 +78,7 @@ final class ProjectServer: Sendable {
         context = ProjectContext(
             configuration: configuration, logger: logger, clock: clock, rules: rules, authenticator: authenticator,
             readWorkers: pools.reads)
-        defaultDatabase = DatabaseServer(id: "(default)", store: store, project: context)
+        defaultDatabase = DatabaseServer(id: "(default)", engine: engine, project: context)
         accountsAPI = AccountsAPI(
             service: accounts, authenticator: authenticator, configuration: configuration, workers: pools.accounts,
             logger: logger, boundPort: boundPort)
@@ -95,10 +97,11 @@ final class ProjectServer: Sendable {
             return Array(named.values)
         }
         for database in databases { database.stop() }
+        context.rules.stop()
         defaultDatabase.listenHub.stop()
         // The accounts before their database: queued mail may still write through its writer.
         accounts.close()
-        defaultDatabase.store.close()
+        defaultDatabase.engine.close()
     }
 
     /// The answer when `request` is one of this project's APIs', else `nil`.
@@ -152,7 +155,9 @@ final class ProjectServer: Sendable {
                 )
             }
             let directory = Self.directory(ofNamed: name.database, in: configuration.dataDirectory)
-            guard creating || FileManager.default.fileExists(atPath: directory) else {
+            var exists = FileManager.default.fileExists(atPath: directory)
+            if !exists, !creating { exists = try existsInStore(name.database) }
+            guard creating || exists else {
                 throw .notFound("The database \(name.database) does not exist for project \(name.project).")
             }
             guard named.count < configuration.maxDatabasesPerProject else {
@@ -176,9 +181,15 @@ final class ProjectServer: Sendable {
         let database = try database(name, creating: false)
         named.withLock { _ = $0.removeValue(forKey: name.database) }
         database.stop()
+        if case .postgres(let conninfo) = configuration.store {
+            try PostgresNamedDatabases.drop(name.database, conninfo: conninfo)
+        }
+        let directory = Self.directory(ofNamed: name.database, in: configuration.dataDirectory)
         do {
-            try FileManager.default.removeItem(
-                atPath: Self.directory(ofNamed: name.database, in: configuration.dataDirectory))
+            // On PostgreSQL another node may have made the database: this node may have no directory for it.
+            if FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.removeItem(atPath: directory)
+            }
         } catch {
             throw HearthError(.internal, "Cannot remove database \(name.database): \(error.localizedDescription)")
         }
@@ -191,7 +202,19 @@ final class ProjectServer: Sendable {
         let directory = (configuration.dataDirectory as NSString).appendingPathComponent(DatabaseServer.namedDirectory)
         let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let open = named.withLock { Array($0.keys) }
-        return Set(onDisk.filter(DatabaseServer.isValidNamedID) + open).sorted()
+        var inStore: [String] = []
+        if case .postgres(let conninfo) = configuration.store {
+            // A listing without the store's share (PostgreSQL unreachable) still lists what this node knows.
+            inStore = (try? PostgresNamedDatabases.ids(conninfo: conninfo)) ?? []
+        }
+        return Set(onDisk.filter(DatabaseServer.isValidNamedID) + open + inStore).sorted()
+    }
+
+    /// Whether the store holds the named database `id` though this node has no directory for it: on PostgreSQL,
+    /// another node made it (SQLite keeps every database in the data directory).
+    private func existsInStore(_ id: String) throws(HearthError) -> Bool {
+        guard case .postgres(let conninfo) = configuration.store else { return false }
+        return try PostgresNamedDatabases.exists(id, conninfo: conninfo)
     }
 
     /// `DIR/databases/{id}`.
@@ -209,10 +232,10 @@ final class ProjectServer: Sendable {
         var indexes = configuration
         indexes.indexesFile = nil
         indexes.dataDirectory = directory
-        let store = try DatabaseServer.openStore(
+        let engine = try DatabaseServer.openEngine(
             id: id, directory: directory, declaredIndexes: try HearthApplication.indexDefinitions(indexes),
             configuration: configuration, logger: context.logger, clock: context.clock)
-        let database = DatabaseServer(id: id, store: store, project: context)
+        let database = DatabaseServer(id: id, engine: engine, project: context)
         do throws(HearthError) {
             try database.start()
         } catch {

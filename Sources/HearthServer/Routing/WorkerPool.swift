@@ -55,4 +55,26 @@ final class WorkerPool: Sendable {
             }
         }
     }
+
+    /// Runs `work` on a worker and returns its result to an async caller (the gRPC methods), which waits without
+    /// holding a thread of Swift's cooperative pool through a blocking read.
+    /// - Throws: `UNAVAILABLE` when too much work is waiting (clients retry it with backoff), else `work`'s error.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws(HearthError) -> T) async throws(HearthError) -> T {
+        let result: Result<T, HearthError> = await withCheckedContinuation { continuation in
+            let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
+            guard waiting <= maximumPending else {
+                pending.wrappingSubtract(1, ordering: .relaxed)
+                continuation.resume(
+                    returning: .failure(HearthError(.unavailable, "The server is busy; retry shortly.")))
+                return
+            }
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            queues[(index % queues.count + queues.count) % queues.count].async { [self] in
+                let result = Result { () throws(HearthError) -> T in try work() }
+                pending.wrappingSubtract(1, ordering: .relaxed)
+                continuation.resume(returning: result)
+            }
+        }
+        return try result.get()
+    }
 }

@@ -1,22 +1,17 @@
 import Foundation
 public import HearthCore
+public import HearthStore
 
 /// Rules deployed through the endpoints and the console, kept in the data directory's `rules/` so they outlive the
 /// process: `firestore.rules`, `databases/{id}.rules` for a named database's own document rules, `storage.rules`, and
 /// `database/{namespace}.rules.json` for each namespace's tree rules. `hearth import` puts an export's rules here too. Each file is replaced whole (written beside, then renamed),
 /// so a crash leaves the old rules or the new ones, never half of either.
-public struct DeployedRules: Sendable {
+///
+/// The rules storage of a SQLite node; nodes on PostgreSQL keep deployed rules in the database instead
+/// (`PostgresRulesStorage`), and this directory only seeds it.
+public struct DeployedRules: RulesStorage {
     /// Which rules a file holds.
-    public enum Kind: Sendable, Hashable {
-        /// The document rules (the project's: every database without rules of its own).
-        case firestore
-        /// One named database's own document rules.
-        case firestoreDatabase(String)
-        /// The storage rules.
-        case storage
-        /// One namespace's tree rules.
-        case tree(String)
-    }
+    public typealias Kind = DeployedRulesKind
 
     /// `DIR/rules`.
     public let directory: String
@@ -72,6 +67,16 @@ public struct DeployedRules: Sendable {
         return names.filter { $0.hasSuffix(place.suffix) }
             .compactMap { String($0.dropLast(place.suffix.count)).removingPercentEncoding }.sorted()
     }
+
+    /// Every deployed source, by kind (a file that vanished meanwhile is left out).
+    public func deployedSources() -> [Kind: String] {
+        var sources: [Kind: String] = [:]
+        for kind in deployedKinds() { sources[kind] = source(of: kind) }
+        return sources
+    }
+
+    /// The file that keeps `kind`.
+    public func location(of kind: Kind) -> String { path(of: kind) }
 
     /// Keeps `source` as the deployed rules of `kind`.
     /// - Throws: `INTERNAL` when the file cannot be written (the rules in force are then left as they were).

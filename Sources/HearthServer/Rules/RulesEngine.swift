@@ -2,14 +2,17 @@ import Foundation
 public import HearthCore
 public import HearthLog
 public import HearthRules
+public import HearthStore
 import Synchronization
 
 /// The rules in force for this server — document rules, tree rules (per namespace) and storage rules — swapped
 /// atomically on reload.
 ///
-/// Rules deployed through the endpoints (and the console) are kept in the data directory (``DeployedRules``), so they
-/// stay in force across restarts as Firebase's do; a rules file named on the command line takes precedence over
-/// them.
+/// Rules deployed through the endpoints (and the console) are kept in a ``RulesStorage`` — the data directory
+/// (``DeployedRules``) on SQLite, the shared database on PostgreSQL — so they stay in force across restarts as
+/// Firebase's do; a rules file named on the command line takes precedence over them. With storage several nodes
+/// share, a deploy on another node comes into force here too (``apply(deployed:)``), under the same precedence as at
+/// start.
 ///
 /// The one entry point every API uses (documents, tree, listeners): read ``firestoreRules`` / ``databaseRules`` once
 /// per request and judge with them, so a reload never splits a request between two rule sets. Admin callers bypass
@@ -29,6 +32,9 @@ public final class RulesEngine: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The deployed sources last seen in ``storage`` or kept through this node, so that a change another node made
+    /// is applied once, and only the kinds it changed.
+    private let seenDeployed: Mutex<[DeployedRulesKind: String]>
     private let configuration: ServerConfiguration
     private let logger: Logger
     private let databaseObservers = Mutex<[@Sendable () -> Void]>([])
@@ -55,68 +61,144 @@ public final class RulesEngine: Sendable {
         }
     }
 
-    /// Loads `--rules`, `--database-rules` and `--storage-rules`. Without a file, development mode is open (with a warning) and
-    /// production denies every client (with a log line saying so).
-    /// - Throws: `INVALID_ARGUMENT` naming `file:line:column` when a rules file has an error.
-    public init(configuration: ServerConfiguration, logger: Logger) throws(HearthError) {
+    /// Loads `--rules`, `--database-rules` and `--storage-rules`, and the rules deployed in `storage` (the data
+    /// directory's when `nil`). Without a file, development mode is open (with a warning) and production denies every
+    /// client (with a log line saying so).
+    /// - Throws: `INVALID_ARGUMENT` naming `file:line:column` when a rules file has an error; the storage's error when
+    ///   it cannot be read.
+    public init(
+        configuration: ServerConfiguration, logger: Logger, storage: (any RulesStorage)? = nil
+    ) throws(HearthError) {
         self.configuration = configuration
         self.logger = logger
-        let deployed = DeployedRules(dataDirectory: configuration.dataDirectory)
-        self.deployed = deployed
+        let storage = storage ?? DeployedRules(dataDirectory: configuration.dataDirectory)
+        self.storage = storage
+        let sources = try storage.deployedSources()
         // Rules deployed before a restart, unless a file names the rules of that language.
         let firestore: FirestoreRuleset
         if configuration.rulesFile == nil,
-            let rules = try Self.deployed(.firestore, in: deployed, logger, FirestoreRuleset.init(source:))
+            let rules = try Self.deployed(.firestore, sources, storage, logger, FirestoreRuleset.init(source:))
         {
             firestore = rules
         } else {
             firestore = try Self.loadFirestore(configuration, logger: logger)
         }
-        let storage: StorageRuleset
+        let storageRules: StorageRuleset
         if configuration.storageRulesFile == nil,
-            let rules = try Self.deployed(.storage, in: deployed, logger, StorageRuleset.init(source:))
+            let rules = try Self.deployed(.storage, sources, storage, logger, StorageRuleset.init(source:))
         {
-            storage = rules
+            storageRules = rules
         } else {
-            storage = try Self.loadStorage(configuration, logger: logger)
+            storageRules = try Self.loadStorage(configuration, logger: logger)
         }
         var byDatabase: [String: FirestoreRuleset] = [:]
-        for id in deployed.databasesWithRules() {
-            byDatabase[id] = try Self.deployed(
-                .firestoreDatabase(id), in: deployed, logger, FirestoreRuleset.init(source:))
+        var byNamespace: [String: DatabaseRuleset] = [:]
+        for kind in sources.keys {
+            switch kind {
+            case .firestoreDatabase(let id):
+                byDatabase[id] = try Self.deployed(kind, sources, storage, logger, FirestoreRuleset.init(source:))
+            case .tree(let namespace)
+            where configuration.databaseRulesFile == nil || namespace != configuration.projectID:
+                byNamespace[namespace] = try Self.deployed(
+                    kind, sources, storage, logger, DatabaseRuleset.init(source:))
+            default:
+                break
+            }
         }
         let database = try Self.loadDatabase(configuration, logger: logger)
-        var byNamespace: [String: DatabaseRuleset] = [:]
-        for namespace in deployed.treeNamespaces()
-        where configuration.databaseRulesFile == nil || namespace != configuration.projectID {
-            byNamespace[namespace] = try Self.deployed(
-                .tree(namespace), in: deployed, logger, DatabaseRuleset.init(source:))
-        }
         state = Mutex(
             State(
                 firestore: firestore, firestoreByDatabase: byDatabase, database: database,
-                databaseByNamespace: byNamespace, storage: storage))
+                databaseByNamespace: byNamespace, storage: storageRules))
+        seenDeployed = Mutex(sources)
+        storage.watch { [weak self] sources in self?.apply(deployed: sources) }
     }
 
     /// Where rules deployed through the endpoints are kept.
-    private let deployed: DeployedRules
+    private let storage: any RulesStorage
 
-    /// Deployed rules that no longer compile (edited by hand) refuse the start, naming the file, as a bad rules file
-    /// does: serving with other rules than the ones deployed would be worse.
+    /// Deployed rules that no longer compile (edited by hand) refuse the start, naming where they are kept, as a bad
+    /// rules file does: serving with other rules than the ones deployed would be worse.
     /// The deployed rules of `kind`, compiled; `nil` when none were deployed.
     private static func deployed<Rules>(
-        _ kind: DeployedRules.Kind, in deployed: DeployedRules, _ logger: Logger,
-        _ compile: (String) throws(RulesSyntaxError) -> Rules
+        _ kind: DeployedRulesKind, _ sources: [DeployedRulesKind: String], _ storage: any RulesStorage,
+        _ logger: Logger, _ compile: (String) throws(RulesSyntaxError) -> Rules
     ) throws(HearthError) -> Rules? {
-        guard let source = deployed.source(of: kind) else { return nil }
-        let path = deployed.path(of: kind)
+        guard let source = sources[kind] else { return nil }
+        let location = storage.location(of: kind)
         do {
             let rules = try compile(source)
-            logger.info("deployed rules in force", ["file": .string(path)])
+            logger.info("deployed rules in force", ["file": .string(location)])
             return rules
         } catch {
-            throw .invalidArgument("\(path):\(error.location.line):\(error.location.column): \(error.message)")
+            throw .invalidArgument("\(location):\(error.location.line):\(error.location.column): \(error.message)")
         }
+    }
+
+    /// Puts in force the deployed rules another node changed (`sources` is every deployed source now), under the
+    /// precedence of the start: a language a rules file names keeps the file's rules. A source that does not compile
+    /// here (deployed by a newer Hearth) is logged, and the rules in force stay.
+    ///
+    /// The storage calls this after each change it sees, so when a read raced a deploy of this node and an older
+    /// source came in after the newer one, the newer one's own notification brings it back at once.
+    func apply(deployed sources: [DeployedRulesKind: String]) {
+        let changed = seenDeployed.withLock { seen -> [DeployedRulesKind: String] in
+            let changed = sources.filter { seen[$0.key] != $0.value }
+            seen.merge(changed) { _, new in new }
+            return changed
+        }
+        var treeChanged = false
+        for (kind, source) in changed {
+            let location = storage.location(of: kind)
+            do {
+                switch kind {
+                case .firestore where configuration.rulesFile == nil:
+                    let rules = try FirestoreRuleset(source: source)
+                    state.withLock { $0.firestore = rules }
+                case .firestoreDatabase(let id):
+                    let rules = try FirestoreRuleset(source: source)
+                    state.withLock { $0.firestoreByDatabase[id] = rules }
+                case .storage where configuration.storageRulesFile == nil:
+                    let rules = try StorageRuleset(source: source)
+                    state.withLock { $0.storage = rules }
+                case .tree(let namespace)
+                where configuration.databaseRulesFile == nil || namespace != configuration.projectID:
+                    let rules = try DatabaseRuleset(source: source)
+                    state.withLock { $0.databaseByNamespace[namespace] = rules }
+                    treeChanged = true
+                default:
+                    logger.info(
+                        "rules deployed on another node not applied: a rules file names this language",
+                        ["rules": .string(location)])
+                    continue
+                }
+                logger.info("rules deployed on another node in force", ["rules": .string(location)])
+            } catch {
+                logger.error(
+                    "rules deployed on another node do not compile here; the previous rules stay in force",
+                    [
+                        "rules": .string(location),
+                        "error": .string("\(error.location.line):\(error.location.column): \(error.message)"),
+                    ])
+            }
+        }
+        if treeChanged { databaseRulesChanged() }
+    }
+
+    /// Stops following rules other nodes deploy. Idempotent.
+    public func stop() {
+        storage.stopWatching()
+    }
+
+    deinit {
+        storage.stopWatching()
+    }
+
+    /// Keeps `source` as the deployed rules of `kind`, remembered as seen so the storage's echo of it changes
+    /// nothing.
+    private func keep(_ source: String, as kind: DeployedRulesKind) throws(HearthError) {
+        try storage.keep(source, as: kind)
+        seenDeployed.withLock { $0[kind] = source }
     }
 
     /// Re-reads the rules files (SIGHUP). A file with errors is logged and the previous rules stay in force; rules
@@ -181,12 +263,12 @@ public final class RulesEngine: Sendable {
             throw .invalidArgument("firestore.rules:\(error.location.line):\(error.location.column): \(error.message)")
         }
         if let database, database != DatabaseName.defaultDatabase {
-            try deployed.keep(source, as: .firestoreDatabase(database))
+            try keep(source, as: .firestoreDatabase(database))
             state.withLock { $0.firestoreByDatabase[database] = rules }
             logger.info("document rules replaced", ["database": .string(database)])
             return
         }
-        try deployed.keep(source, as: .firestore)
+        try keep(source, as: .firestore)
         state.withLock { $0.firestore = rules }
         logger.info("document rules replaced")
     }
@@ -200,7 +282,7 @@ public final class RulesEngine: Sendable {
         } catch {
             throw .invalidArgument("storage.rules:\(error.location.line):\(error.location.column): \(error.message)")
         }
-        try deployed.keep(source, as: .storage)
+        try keep(source, as: .storage)
         state.withLock { $0.storage = rules }
         logger.info("storage rules replaced")
     }
@@ -216,7 +298,7 @@ public final class RulesEngine: Sendable {
             throw .invalidArgument(
                 "database.rules.json:\(error.location.line):\(error.location.column): \(error.message)")
         }
-        try deployed.keep(source, as: .tree(namespace))
+        try keep(source, as: .tree(namespace))
         state.withLock { $0.databaseByNamespace[namespace] = rules }
         logger.info("tree rules replaced", ["namespace": .string(namespace)])
         databaseRulesChanged()

@@ -9,6 +9,16 @@ package struct QueryStatistics: Sendable, Equatable {
 /// Document paths in a scan's order: what an index says might match. The executor fetches and checks each.
 package protocol CandidateSource {
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath?
+
+    /// Right after ``next(_:)`` returned a candidate whose stored index key was cut (``IndexKeyCap``): the
+    /// candidates that follow it with that same stored key, consumed — a run whose order among itself the index
+    /// cannot tell. `nil` when the last candidate's key was whole, or the source reads no index keys.
+    mutating func restOfCutRun(_ statistics: inout QueryStatistics) throws -> [ResourcePath]?
+}
+
+extension CandidateSource {
+    /// Sources that read no index keys never meet a cut one.
+    package mutating func restOfCutRun(_ statistics: inout QueryStatistics) throws -> [ResourcePath]? { nil }
 }
 
 /// Pages of index rows with a continuation, so a scan reads only as far as the query consumes.
@@ -95,28 +105,53 @@ struct GroupNameSource: CandidateSource {
 }
 
 /// Index rows over key ranges in key order, then a tie-breaker: a single-field index or a declared composite
-/// index.
+/// index. On an engine that caps keys, the ranges and the start are widened to stored keys (``IndexKeyCap``).
 struct KeyOrderSource: CandidateSource {
     let scanner: any IndexScanner
     let table: IndexTable
     let ranges: [KeyRange]
     let descending: Bool
     let start: IndexScanStart?
+    private let cap: IndexKeyCap?
     private var rangeIndex = 0
     private var buffer: [IndexRow] = []
     private var position = 0
     private var exhausted = false
     private var pageSize = firstPage
+    /// The stored key of the row ``next(_:)`` returned last.
+    private var lastKey: [UInt8]?
 
     init(scanner: any IndexScanner, table: IndexTable, ranges: RangeSet, descending: Bool, start: IndexScanStart?) {
         self.scanner = scanner
         self.table = table
-        self.ranges = descending ? ranges.ranges.reversed() : ranges.ranges
+        cap = scanner.indexKeyCap
+        let stored = cap.map { $0.widened(ranges.ranges) } ?? ranges.ranges
+        self.ranges = descending ? stored.reversed() : stored
         self.descending = descending
-        self.start = start
+        self.start = cap.map { $0.start(start) } ?? start
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> ResourcePath? {
+        guard let row = try peek() else { return nil }
+        position += 1
+        lastKey = row.key
+        statistics.indexEntriesRead += 1
+        return row.path
+    }
+
+    mutating func restOfCutRun(_ statistics: inout QueryStatistics) throws -> [ResourcePath]? {
+        guard let cap, let key = lastKey, cap.isCut(key) else { return nil }
+        var run: [ResourcePath] = []
+        while let row = try peek(), row.key == key {
+            position += 1
+            statistics.indexEntriesRead += 1
+            run.append(row.path)
+        }
+        return run
+    }
+
+    /// The next row, reading the next page (or range) when the buffer is used up; `nil` at the end.
+    private mutating func peek() throws -> IndexRow? {
         while position == buffer.count {
             if exhausted {
                 rangeIndex += 1
@@ -134,8 +169,6 @@ struct KeyOrderSource: CandidateSource {
             exhausted = page.count < pageSize
             pageSize = min(pageSize * 4, maxPage)
         }
-        defer { position += 1 }
-        statistics.indexEntriesRead += 1
-        return buffer[position].path
+        return buffer[position]
     }
 }

@@ -112,8 +112,10 @@ struct IDSource: CandidateSource {
     ) -> any IDStream {
         switch plan {
         case .point(let field, let kind, let key):
+            // A key past the cap is looked up by its stored cut: a superset, which the matcher narrows.
+            let stored = scanner.indexKeyCap.map { $0.stored(key) } ?? key
             return PointStream(
-                scanner: scanner, point: IndexPoint(collection: collection, field: field, kind: kind, key: key),
+                scanner: scanner, point: IndexPoint(collection: collection, field: field, kind: kind, key: stored),
                 descending: descending)
         case .union(let plans):
             return UnionStream(

@@ -6,16 +6,7 @@ package import HearthCore
 /// B-trees), so every plan the ``QueryPlanner`` makes is a set of index range scans on either engine.
 ///
 /// Pages continue strictly after the last row of the previous one, so each call is one index seek.
-package protocol IndexScanner {
-    /// The stored document at `path`, or `nil`.
-    func document(at path: ResourcePath) throws -> StoredDocument?
-
-    /// The IDs of `collection`'s documents within the inclusive `bounds`, strictly past `after` in the scan's
-    /// direction, in ID (byte) order, at most `limit`.
-    func documentIDs(
-        in collection: ResourcePath, bounds: ClosedIDRange, after: String?, descending: Bool, limit: Int
-    ) throws -> [String]
-
+package protocol IndexScanner: DocumentScanner {
     /// The documents whose collection ID is `collectionID` (every collection when empty: a kindless scan, kept to
     /// `parent`'s subtree) with a name key in `range`, strictly past `after`, in name-key order, at most `limit`.
     func groupDocuments(
@@ -37,8 +28,40 @@ package protocol IndexScanner {
     /// How many rows `target` covers, counting no further than `cap`.
     func count(_ target: CountTarget, cap: Int64) throws -> Int64
 
-    /// The first stored document's collection path in [`start`, `upper`) (`start` itself only when `inclusive`):
-    /// the step of ``CollectionPathWalk``.
+    /// The longest index key the engine stores whole; `nil` when it stores every key whole. Keys and ranges the
+    /// scans are given are stored keys (``IndexKeyCap/stored(_:)``, ``IndexKeyCap/widened(_:)``).
+    var indexKeyCap: IndexKeyCap? { get }
+
+    /// As ``count(_:cap:)``, but `nil` when a row it counted has a stored key at the cap (``IndexKeyCap/isCut(_:)``),
+    /// which a count from the index alone cannot take at its word. Rows past `cap` need no look: were every counted
+    /// row a match, the answer is `cap` whatever follows.
+    func countUncut(_ target: CountTarget, cap: Int64) throws -> Int64?
+}
+
+extension IndexScanner {
+    /// Every key stored whole (SQLite).
+    package var indexKeyCap: IndexKeyCap? { nil }
+
+    /// Where no key is cut, every count stands.
+    package func countUncut(_ target: CountTarget, cap: Int64) throws -> Int64? {
+        try count(target, cap: cap)
+    }
+}
+
+/// The part of ``IndexScanner`` that reads the documents table alone — documents by name, a collection's IDs in
+/// order, the collection paths in order — which is all a listing in name order needs (``DocumentListing``).
+package protocol DocumentScanner {
+    /// The stored document at `path`, or `nil`.
+    func document(at path: ResourcePath) throws -> StoredDocument?
+
+    /// The IDs of `collection`'s documents within the inclusive `bounds`, strictly past `after` in the scan's
+    /// direction, in ID (byte) order, at most `limit`.
+    func documentIDs(
+        in collection: ResourcePath, bounds: ClosedIDRange, after: String?, descending: Bool, limit: Int
+    ) throws -> [String]
+
+    /// The first stored document's collection path in [`start`, `upper`) (`start` itself only when `inclusive`),
+    /// in byte order: the step of ``CollectionPathWalk``.
     func firstCollectionPath(from start: String, inclusive: Bool, below upper: String) throws -> String?
 }
 

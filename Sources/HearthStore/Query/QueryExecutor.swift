@@ -105,10 +105,13 @@ package struct QueryExecutor {
         return true
     }
 
-    /// How many documents match, counting index entries alone when the plan is exact.
+    /// How many documents match, counting index entries alone when the plan is exact (and no key it covers was cut,
+    /// see ``IndexKeyCap``).
     package mutating func count(upTo: Int64?) throws -> Int64 {
-        if plans.count == 1, plans[0].exact, requiredFields.isEmpty, query.offset == 0, query.limit == nil {
-            return try IndexCount(scanner: scanner, query: query).count(plans[0].scan, upTo: upTo, &statistics)
+        if plans.count == 1, plans[0].exact, requiredFields.isEmpty, query.offset == 0, query.limit == nil,
+            let total = try IndexCount(scanner: scanner, query: query).count(plans[0].scan, upTo: upTo, &statistics)
+        {
+            return total
         }
         var limited = self
         if let upTo {
@@ -137,6 +140,9 @@ private struct MatchStream {
     private var finished = false
     /// Whether candidates come in query order, so the end cursor ends the scan (not so for an unindexed scan).
     private let inQueryOrder: Bool
+    /// A run of candidates the index left unordered (a cut key's), fetched and sorted, still to hand out (the
+    /// next one last).
+    private var sortedRun: [(ResourcePath, StoredDocument, [String: Value])] = []
 
     init(scanner: any IndexScanner, query: StructuredQuery, plan: ConjunctPlan, requiredFields: [FieldPath]) throws {
         self.scanner = scanner
@@ -221,10 +227,7 @@ private struct MatchStream {
     }
 
     mutating func next(_ statistics: inout QueryStatistics) throws -> QueryExecutor.Match? {
-        while !finished, let path = try source.next(&statistics) {
-            guard query.contains(path: path), let document = try scanner.document(at: path) else { continue }
-            statistics.documentsRead += 1
-            let fields = try document.fields()
+        while !finished, let (path, document, fields) = try nextCandidate(&statistics) {
             if inQueryOrder, let end = query.endAt,
                 QueryMatcher.compare(path: path, fields: fields, to: end, orderBy: query.orderBy) > 0,
                 hasAllOrderFields(fields)
@@ -240,6 +243,31 @@ private struct MatchStream {
             }
         }
         return nil
+    }
+
+    /// The next candidate in the query's scope with its document, in scan order — except that a run of candidates
+    /// sharing a cut index key (``IndexKeyCap``) is read whole and handed out in query order, which the index
+    /// could not give it.
+    private mutating func nextCandidate(
+        _ statistics: inout QueryStatistics
+    ) throws -> (ResourcePath, StoredDocument, [String: Value])? {
+        while true {
+            if let candidate = sortedRun.popLast() { return candidate }
+            guard let path = try source.next(&statistics) else { return nil }
+            guard let rest = try source.restOfCutRun(&statistics) else {
+                guard query.contains(path: path), let document = try scanner.document(at: path) else { continue }
+                statistics.documentsRead += 1
+                return (path, document, try document.fields())
+            }
+            for member in [path] + rest where query.contains(path: member) {
+                guard let document = try scanner.document(at: member) else { continue }
+                statistics.documentsRead += 1
+                sortedRun.append((member, document, try document.fields()))
+            }
+            // Last first, so each is popped off the end.
+            let orderBy = query.orderBy
+            sortedRun.sort { QueryMatcher.compare(($0.0, $0.2), ($1.0, $1.2), orderBy: orderBy) > 0 }
+        }
     }
 
     private func hasAllOrderFields(_ fields: [String: Value]) -> Bool {
@@ -272,32 +300,39 @@ private struct IndexCount {
     let scanner: any IndexScanner
     let query: StructuredQuery
 
-    func count(_ scan: ScanPlan, upTo: Int64?, _ statistics: inout QueryStatistics) throws -> Int64 {
+    /// The count, or `nil` when the index alone cannot tell it: some row it covers has a cut key
+    /// (``IndexKeyCap``), which may stand for a value outside the query's ranges.
+    func count(_ scan: ScanPlan, upTo: Int64?, _ statistics: inout QueryStatistics) throws -> Int64? {
         let cap = upTo ?? Int64.max
-        let collection = query.parent.appending(query.collectionID)
         var total: Int64 = 0
-        func add(_ target: CountTarget) throws {
-            guard total < cap else { return }
-            let counted = try scanner.count(target, cap: cap - total)
+        for target in targets(scan) {
+            guard total < cap else { break }
+            guard let counted = try scanner.countUncut(target, cap: cap - total) else { return nil }
             statistics.indexEntriesRead += Int(counted)
             total += counted
         }
+        return total
+    }
+
+    /// What the scan covers, in stored keys.
+    private func targets(_ scan: ScanPlan) -> [CountTarget] {
+        let collection = query.parent.appending(query.collectionID)
+        let keyCap = scanner.indexKeyCap
+        func stored(_ ranges: RangeSet) -> [KeyRange] { keyCap.map { $0.widened(ranges.ranges) } ?? ranges.ranges }
         switch scan {
         case .names:
-            try add(.collection(collection))
+            return [.collection(collection)]
         case .groupNames:
-            try add(.group(collectionID: query.isKindless ? "" : query.collectionID, parent: query.parent))
+            return [.group(collectionID: query.isKindless ? "" : query.collectionID, parent: query.parent)]
         case .field(let name, let kind, let ranges, _):
-            for range in ranges.ranges {
-                try add(.range(.field(collection: collection, field: name, kind: kind), range))
-            }
+            return stored(ranges).map { .range(.field(collection: collection, field: name, kind: kind), $0) }
         case .composite(let indexID, let scope, _, let ranges, _, _):
-            for range in ranges.ranges { try add(.range(.composite(indexID: indexID, scope: scope), range)) }
+            return stored(ranges).map { .range(.composite(indexID: indexID, scope: scope), $0) }
         case .ids(.point(let field, let kind, let key), _):
-            try add(.point(IndexPoint(collection: collection, field: field, kind: kind, key: key)))
+            let key = keyCap.map { $0.stored(key) } ?? key
+            return [.point(IndexPoint(collection: collection, field: field, kind: kind, key: key))]
         case .ids, .documents, .unindexed:
-            break
+            return []
         }
-        return total
     }
 }

@@ -1,10 +1,13 @@
 package import Foundation
 package import HearthCore
-package import Synchronization
 
-/// Open transactions. Read-only ones hold an engine connection inside a read transaction, which pins one
-/// consistent snapshot; read-write ones record what they read so the commit can check it is unchanged
-/// (optimistic concurrency: a conflict ends in `ABORTED` and the client retries, as Firestore clients do).
+/// Open transactions. Read-only ones hold an engine snapshot (SQLite: a connection inside a read transaction;
+/// PostgreSQL: an exported snapshot any node can import), which pins one consistent view; read-write ones record
+/// what they read so the commit can check it is unchanged (optimistic concurrency: a conflict ends in `ABORTED`
+/// and the client retries, as Firestore clients do).
+///
+/// The policy — limits, expiry, what may commit — is here, once for every engine; the entries are kept by a
+/// ``TransactionLedger``: this process's memory by default, or one shared by every node of a database.
 package final class TransactionRegistry<Connection>: Sendable {
     /// Lifetimes, as Firestore's: idle transactions expire, and old ones may not commit.
     package struct Limits: Sendable {
@@ -24,49 +27,25 @@ package final class TransactionRegistry<Connection>: Sendable {
 
     /// What a read-write transaction has read.
     package typealias ReadSet = TransactionReadSet
-
     /// A pinned snapshot; its connection is used by one request at a time.
-    package final class Snapshot: Sendable {
-        package let connection: Mutex<Connection>
-        init(_ connection: sending Connection) { self.connection = Mutex(connection) }
-    }
+    package typealias Snapshot = TransactionSnapshot<Connection>
+    private typealias Entry = TransactionEntry<Connection>
 
-    private enum Kind {
-        case readOnly(Snapshot)
-        case readWrite(ReadSet)
-    }
-
-    private struct Entry {
-        var kind: Kind
-        /// Who began it (`nil`: a caller without a per-caller limit, such as the administrator).
-        var caller: String?
-        var created: Date
-        var lastUsed: Date
-
-        var isReadOnly: Bool {
-            if case .readOnly = kind { return true }
-            return false
-        }
-
-        /// Whether the transaction can no longer be used at `time`: idle too long, or a snapshot past its life.
-        func isExpired(at time: Date, _ limits: Limits) -> Bool {
-            time.timeIntervalSince(lastUsed) > limits.idleTimeout
-                || (isReadOnly && time.timeIntervalSince(created) > limits.snapshotLifetime)
-        }
-    }
-
-    private let entries = Mutex<[TransactionID: Entry]>([:])
+    private let ledger: any TransactionLedger<Connection>
     private let limits: Limits
     private let now: @Sendable () -> Date
     /// Ends a read-only transaction's snapshot (rolls its read transaction back and closes its connection).
     private let closeSnapshot: @Sendable (inout Connection) -> Void
 
+    /// A registry keeping its entries in `ledger` (this process's memory when `nil`).
     package init(
         limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() },
+        ledger: (any TransactionLedger<Connection>)? = nil,
         closeSnapshot: @escaping @Sendable (inout Connection) -> Void
     ) {
         self.limits = limits
         self.now = now
+        self.ledger = ledger ?? MemoryTransactionLedger<Connection>()
         self.closeSnapshot = closeSnapshot
     }
 
@@ -81,140 +60,114 @@ package final class TransactionRegistry<Connection>: Sendable {
     package func begin(
         _ mode: TransactionMode, caller: String?, openSnapshot: () throws -> sending Connection
     ) throws -> TransactionID {
-        sweep()
+        try sweep()
         var generator = SystemRandomNumberGenerator()
         let id = TransactionID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let readOnly = mode == .readOnly
-        let refusal: HearthError? = entries.withLock { entries in
-            let readOnlyCount = readOnly ? entries.values.filter(\.isReadOnly).count : 0
-            if readOnly && readOnlyCount >= limits.maxReadOnly {
-                return HearthError(
-                    .resourceExhausted,
-                    "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
-            }
-            guard let caller else { return nil }
-            let own = entries.values.filter { $0.caller == caller }
-            if readOnly && own.filter(\.isReadOnly).count >= limits.maxReadOnlyPerCaller {
-                return HearthError(
+        let counts = try ledger.counts(caller: caller)
+        if readOnly && counts.readOnly >= limits.maxReadOnly {
+            throw HearthError(
+                .resourceExhausted,
+                "Too many open read-only transactions (\(limits.maxReadOnly)); commit or roll back some.")
+        }
+        if caller != nil {
+            if readOnly && counts.callerReadOnly >= limits.maxReadOnlyPerCaller {
+                throw HearthError(
                     .resourceExhausted,
                     "This caller holds \(limits.maxReadOnlyPerCaller) open read-only transactions, the most one caller may; commit or roll back one first."
                 )
             }
-            if own.count >= limits.maxPerCaller {
-                return HearthError(
+            if counts.caller >= limits.maxPerCaller {
+                throw HearthError(
                     .resourceExhausted,
                     "This caller holds \(limits.maxPerCaller) open transactions, the most one caller may; commit or roll back some first."
                 )
             }
-            return nil
         }
-        if let refusal { throw refusal }
-        let kind: Kind = readOnly ? .readOnly(Snapshot(try openSnapshot())) : .readWrite(ReadSet())
+        let kind: Entry.Kind = readOnly ? .readOnly(Snapshot(try openSnapshot())) : .readWrite
         let time = now()
-        entries.withLock { $0[id] = Entry(kind: kind, caller: caller, created: time, lastUsed: time) }
+        let entry = Entry(kind: kind, caller: caller, created: time, lastUsed: time)
+        do {
+            try ledger.insert(entry, id: id)
+        } catch {
+            close(entry)
+            throw error
+        }
         return id
     }
 
     /// The transaction's snapshot when it is read-only, `nil` when it is read-write; refreshes its idle timer.
     package func snapshot(_ id: TransactionID) throws(HearthError) -> Snapshot? {
         let time = now()
-        var ended: Entry?
-        let result: Result<Snapshot?, HearthError> = entries.withLock { entries in
-            guard var entry = entries[id] else { return .failure(Self.expired) }
-            guard !entry.isExpired(at: time, limits) else {
-                ended = entries.removeValue(forKey: id)
-                return .failure(Self.expired)
-            }
-            entry.lastUsed = time
-            entries[id] = entry
-            if case .readOnly(let snapshot) = entry.kind { return .success(snapshot) }
-            return .success(nil)
+        switch try ledger.use(id, at: time, isExpired: { isExpired($0, at: time) }) {
+        case .unknown:
+            throw Self.expired
+        case .expired(let entry):
+            close(entry)
+            throw Self.expired
+        case .alive(let entry):
+            if case .readOnly(let snapshot) = entry.kind { return snapshot }
+            return nil
         }
-        if let ended { close(ended) }
-        return try result.get()
     }
 
     /// Records documents a read-write transaction read (the first read of a path wins).
-    package func record(_ id: TransactionID, documents: [(ResourcePath, StoredDocument?)]) {
-        entries.withLock { entries in
-            guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
-            for (path, document) in documents where reads.documents[path] == nil {
-                reads.documents[path] = .some(document?.updateTime)
-            }
-            entry.kind = .readWrite(reads)
-            entries[id] = entry
-        }
+    package func record(_ id: TransactionID, documents: [(ResourcePath, StoredDocument?)]) throws(HearthError) {
+        try ledger.record(id, documents: documents.map { ($0.0, $0.1?.updateTime) })
     }
 
     /// Records a query a read-write transaction ran, with its results.
-    package func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) {
-        entries.withLock { entries in
-            guard var entry = entries[id], case .readWrite(var reads) = entry.kind else { return }
-            reads.queries.append(
-                (query, Dictionary(results.map { ($0.path, $0.updateTime) }, uniquingKeysWith: { a, _ in a })))
-            entry.kind = .readWrite(reads)
-            entries[id] = entry
-        }
+    package func record(_ id: TransactionID, query: StructuredQuery, results: [StoredDocument]) throws(HearthError) {
+        try ledger.record(
+            id, query: query,
+            results: Dictionary(results.map { ($0.path, $0.updateTime) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// Ends a transaction for its commit: its read set (`nil` for read-only ones).
     package func finishForCommit(_ id: TransactionID) throws(HearthError) -> ReadSet? {
         let time = now()
-        let result: Result<ReadSet?, HearthError> = entries.withLock { entries in
-            guard let entry = entries.removeValue(forKey: id) else { return .failure(Self.expired) }
-            guard !entry.isExpired(at: time, limits) else {
-                close(entry)
-                return .failure(Self.expired)
-            }
-            if time.timeIntervalSince(entry.created) > limits.maxAge {
-                close(entry)
-                return .failure(
-                    HearthError(
-                        .aborted,
-                        "The transaction is older than \(Int(limits.maxAge)) seconds and cannot commit; retry it."))
-            }
-            switch entry.kind {
-            case .readOnly:
-                close(entry)
-                return .success(nil)
-            case .readWrite(let reads):
-                return .success(reads)
-            }
+        guard let (entry, reads) = try ledger.remove(id).map({ ($0.entry, $0.reads) }) else { throw Self.expired }
+        guard !isExpired(entry, at: time) else {
+            close(entry)
+            throw Self.expired
         }
-        return try result.get()
+        if time.timeIntervalSince(entry.created) > limits.maxAge {
+            close(entry)
+            throw HearthError(
+                .aborted, "The transaction is older than \(Int(limits.maxAge)) seconds and cannot commit; retry it.")
+        }
+        close(entry)
+        return reads
     }
 
-    /// Whether a transaction is read-only (without touching it).
+    /// Whether a transaction is read-only (without touching it; `false` when it cannot be looked up).
     package func isReadOnly(_ id: TransactionID) -> Bool {
-        entries.withLock { entries in
-            if case .readOnly? = entries[id]?.kind { return true }
-            return false
-        }
+        (try? ledger.entry(id))?.isReadOnly ?? false
     }
 
     package func rollback(_ id: TransactionID) throws(HearthError) {
-        let entry = entries.withLock { $0.removeValue(forKey: id) }
-        guard let entry else { throw Self.expired }
-        close(entry)
+        guard let removed = try ledger.remove(id) else { throw Self.expired }
+        close(removed.entry)
     }
 
     /// Drops idle transactions and snapshots past their life. Runs at each begin and whenever the write-ahead log
     /// outgrows its limit, so an abandoned snapshot does not keep the log from starting over.
-    package func sweep() {
+    package func sweep() throws(HearthError) {
         let time = now()
-        let stale = entries.withLock { entries -> [Entry] in
-            let ids = entries.filter { $0.value.isExpired(at: time, limits) }.map(\.key)
-            return ids.compactMap { entries.removeValue(forKey: $0) }
-        }
+        let stale = try ledger.removeExpired(
+            idleSince: time.addingTimeInterval(-limits.idleTimeout),
+            snapshotsBornBefore: time.addingTimeInterval(-limits.snapshotLifetime))
         stale.forEach(close)
     }
 
     package func closeAll() {
-        let all = entries.withLock { entries -> [Entry] in
-            defer { entries.removeAll() }
-            return Array(entries.values)
-        }
-        all.forEach(close)
+        ledger.removeAll().forEach(close)
+    }
+
+    /// Whether the transaction can no longer be used at `time`: idle too long, or a snapshot past its life.
+    private func isExpired(_ entry: Entry, at time: Date) -> Bool {
+        time.timeIntervalSince(entry.lastUsed) > limits.idleTimeout
+            || (entry.isReadOnly && time.timeIntervalSince(entry.created) > limits.snapshotLifetime)
     }
 
     private func close(_ entry: Entry) {
@@ -222,12 +175,4 @@ package final class TransactionRegistry<Connection>: Sendable {
             snapshot.connection.withLock { connection in closeSnapshot(&connection) }
         }
     }
-}
-
-/// What a read-write transaction has read.
-package struct TransactionReadSet: Sendable {
-    /// Each document read, with its update time then (`nil`: it did not exist).
-    package var documents: [ResourcePath: Timestamp?] = [:]
-    /// Each query run, with the paths and update times it returned.
-    package var queries: [(query: StructuredQuery, results: [ResourcePath: Timestamp])] = []
 }

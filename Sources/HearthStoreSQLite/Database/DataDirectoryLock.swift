@@ -1,5 +1,5 @@
 import Foundation
-import HearthCore
+public import HearthCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,14 +14,16 @@ import Darwin
 /// and change feed, blind to the other's writes: reads could go stale and listeners would miss changes. So the second
 /// is refused at start. The kernel drops the lock when the process ends, however it ends (`kill -9` included), so a
 /// crash never leaves the directory locked. Other commands that open the data (`hearth users`) do not take it.
-final class DataDirectoryLock: Sendable {
+/// A server on PostgreSQL takes it too: its data directory still holds its stored files and deployed rules, which
+/// one server at a time writes.
+public final class DataDirectoryLock: Sendable {
     /// The lock file's name in the data directory.
     static let fileName = "hearth.lock"
 
     private let descriptor: Mutex<Int32?>
 
     /// Takes the lock, or throws `FAILED_PRECONDITION` when another process holds it.
-    init(directory: String) throws(HearthError) {
+    public init(directory: String) throws(HearthError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -54,7 +56,7 @@ final class DataDirectoryLock: Sendable {
     }
 
     /// Releases the lock; later calls do nothing.
-    func release() {
+    public func release() {
         guard let fd = descriptor.withLock({ $0.take() }) else { return }
         close(fd)
     }

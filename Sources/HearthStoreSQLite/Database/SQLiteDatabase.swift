@@ -90,7 +90,8 @@ public final class SQLiteDatabase: Sendable {
                 restartBytes: configuration.logRestartBytes,
                 onLargeLog: { [transactions] in
                     // An open snapshot keeps the log from starting over; drop the ones past their life first.
-                    transactions.sweep()
+                    // In memory: sweeping cannot fail.
+                    try? transactions.sweep()
                     writer.requestLogRestart()
                 })
         } catch {

@@ -11,6 +11,11 @@ func startServer(
     configuration.port = 0
     configuration.threads = 2
     configuration.maxBodyBytes = maxBodyBytes
+    // HEARTH_TEST_SHARED_PORT=1 runs these tests through the shared port's own accept loop, which `hearth serve`
+    // uses, instead of libmicrohttpd's.
+    if ProcessInfo.processInfo.environment["HEARTH_TEST_SHARED_PORT"] == "1" {
+        configuration.http2Connections = { close($0) }
+    }
     let server = HTTPServer(configuration: configuration, responder: HTTPClosureResponder(reply))
     try server.start()
     return server

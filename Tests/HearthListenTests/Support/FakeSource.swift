@@ -72,6 +72,11 @@ final class FakeSource: ListenSource {
         state.withLock { state in Array(state.log.lazy.filter { $0.sequence > sequence }.prefix(limit)) }
     }
 
+    /// Covered unless pruned past `sequence`, as a store with retention answers.
+    func covers(after sequence: Int64) throws(HearthError) -> Bool {
+        sequence >= state.withLock { $0.prunedThrough }
+    }
+
     func head() throws(HearthError) -> Int64 {
         state.withLock { $0.sequence }
     }

@@ -81,7 +81,7 @@ struct DocumentCommitChannel: PendingWriteChannel {
         ) { cache.dequeue(next.id) }
     }
 
-    func isTransient(_ error: any Error) -> Bool { (error as? FirestoreErrorCode)?.code == .unavailable }
+    func isTransient(_ error: any Error) -> Bool { (error as? FirestoreErrorCode)?.isTransient == true }
 
     func interrupted() async { await listeners.sendEnded() }
 

@@ -15,7 +15,13 @@ actor ListenConnection {
     private var nextID = 1
     private var session: String?
     private var streamTask: Task<Void, Never>?
-    private var parser = SSEParser()
+    /// Which stream is the current one. A stream ended by ``remove(_:)`` may still deliver events and finish after a
+    /// new one opened (cancellation reaches its connection late): its events, and its clean-up, must not touch the
+    /// new stream's session or targets.
+    private var streamGeneration = 0
+    /// `addTarget` requests that did not get through since the last one that did: the backoff of the restarts
+    /// they cause.
+    private var addFailures = 0
     /// Commits the server acknowledged that a marker has not yet shown in every target.
     private var acknowledged: [LocalCommit] = []
     /// The last attempt to reach the stream failed: snapshots come from the cache at once.
@@ -49,9 +55,7 @@ actor ListenConnection {
     func remove(_ id: Int) {
         guard targets.removeValue(forKey: id) != nil else { return }
         if targets.isEmpty {
-            streamTask?.cancel()
-            streamTask = nil
-            session = nil
+            closeStream()
             acknowledged = []
         } else if let session {
             let client = self.client
@@ -66,46 +70,77 @@ actor ListenConnection {
     /// Ends the stream and forgets every target (``Firestore/terminate()``); their listeners get no further calls.
     func terminate() {
         targets = [:]
-        streamTask?.cancel()
-        streamTask = nil
-        session = nil
+        closeStream()
         acknowledged = []
     }
 
-    private func openStream() {
-        streamTask = Task { await self.run() }
+    private func openStream(after delay: Duration = .zero) {
+        streamGeneration += 1
+        let generation = streamGeneration
+        streamTask = Task {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            await self.run(generation)
+        }
     }
 
-    /// Keeps a stream open while there are targets, reconnecting with capped exponential backoff.
-    private func run() async {
+    /// Cancels the current stream and makes whatever it still delivers stale.
+    private func closeStream() {
+        streamGeneration += 1
+        streamTask?.cancel()
+        streamTask = nil
+        session = nil
+    }
+
+    /// Keeps stream `generation` open while there are targets, reconnecting with capped exponential backoff.
+    private func run(_ generation: Int) async {
         var failures = 0
-        while !Task.isCancelled && !targets.isEmpty {
+        while !Task.isCancelled && !targets.isEmpty && generation == streamGeneration {
             do {
-                try await readStream()
+                try await readStream(generation)
                 failures = 0
             } catch {
                 failures += 1
             }
+            guard generation == streamGeneration else { return }
             session = nil
-            parser = SSEParser()
             guard !Task.isCancelled, !targets.isEmpty else { break }
             offline = true
             for id in targets.keys { targets[id]?.disconnect() }
             raise(Array(targets.keys), commits: cache.localCommits())
-            let delay = min(5_000, 100 << min(failures, 6))
-            try? await Task.sleep(for: .milliseconds(delay))
+            try? await Task.sleep(for: Self.backoff(after: failures))
         }
     }
 
-    private func readStream() async throws {
+    /// Capped exponential backoff: 200 ms after the first failure, up to 5 s.
+    private static func backoff(after failures: Int) -> Duration {
+        .milliseconds(min(5_000, 100 << min(failures, 6)))
+    }
+
+    /// An `addTarget` did not get through (the request failed on the way, or the server was unavailable), so the
+    /// session may or may not hold the target: as after a broken stream, a new stream is opened after a backoff and
+    /// every target re-added with its resume token. Firebase's SDKs likewise retry a listen on such failures and
+    /// never report them to the listener.
+    private func restartStream() {
+        addFailures += 1
+        closeStream()
+        for id in targets.keys { targets[id]?.disconnect() }
+        raise(Array(targets.keys), commits: cache.localCommits())
+        openStream(after: Self.backoff(after: addFailures))
+    }
+
+    private func readStream(_ generation: Int) async throws {
         var text = client.app.serverURL.absoluteString.trimmingSuffix("/") + "/v1/" + client.database.documentsRoot
         text += ":listen"
         guard let url = URL(string: text) else { return }
         var headers = ["Accept": "text/event-stream"]
         if let token = try await client.app.auth.idTokenForRequest() { headers["Authorization"] = "Bearer \(token)" }
         let stream = try await client.app.transport.stream(TransportRequest(method: "GET", url: url, headers: headers))
+        var parser = SSEParser()
         for try await chunk in stream {
-            for event in parser.feed(chunk) { await handle(event) }
+            for event in parser.feed(chunk) {
+                guard generation == streamGeneration else { return }
+                await handle(event)
+            }
         }
     }
 
@@ -115,7 +150,10 @@ actor ListenConnection {
             guard let id = json["session"]?.stringValue else { return }
             session = id
             offline = false
-            for targetID in targets.keys.sorted() { await post(add: targetID, session: id) }
+            for targetID in targets.keys.sorted() {
+                guard session == id else { return }  // a failed add restarted the stream
+                await post(add: targetID, session: id)
+            }
             return
         }
         apply(json)
@@ -138,8 +176,14 @@ actor ListenConnection {
             _ = try await client.send(
                 "POST", path: .root, suffix: ":listen", query: [("session", session)], body: ["addTarget": .object(add)]
             )
+            addFailures = 0
         } catch {
             if error.code == .notFound { return }  // the session ended; the reconnect re-adds the target
+            if error.isTransient {
+                // Only while the session is still the current one: a newer stream re-adds the target itself.
+                if self.session == session, targets[id] != nil { restartStream() }
+                return
+            }
             fail(id, error)
         }
     }

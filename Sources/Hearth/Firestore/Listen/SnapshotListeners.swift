@@ -88,6 +88,19 @@ extension Firestore {
 
 private let notFound = UInt(NSNotFound)
 
+/// A listener's snapshots as an `AsyncSequence`: `register` adds the listener (called off the callback queue, so
+/// steps are never reordered by a hop); an error ends the sequence, and ending the iteration removes the listener.
+private func snapshotStream<Snapshot: Sendable>(
+    _ register: (@escaping @Sendable (Snapshot?, (any Error)?) -> Void) -> any ListenerRegistration
+) -> AsyncThrowingStream<Snapshot, any Error> {
+    let (stream, continuation) = AsyncThrowingStream<Snapshot, any Error>.makeStream()
+    let registration = register { snapshot, error in
+        if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+    }
+    continuation.onTermination = { _ in registration.remove() }
+    return stream
+}
+
 extension DocumentReference {
     /// Calls `listener` with the document now and after every change, over the live `documents:listen` channel.
     ///
@@ -124,14 +137,9 @@ extension DocumentReference {
 
     /// The document's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
     public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
-        let registration = addSnapshotListener(
-            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false
-        ) { snapshot, error in
-            if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+        snapshotStream {
+            addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false, $0)
         }
-        continuation.onTermination = { _ in registration.remove() }
-        return stream
     }
 
     /// ``snapshots(includeMetadataChanges:)`` without metadata changes.
@@ -196,14 +204,9 @@ extension Query {
 
     /// The query's snapshots as an `AsyncSequence`; ending the iteration removes the listener.
     public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream()
-        let registration = addSnapshotListener(
-            includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false
-        ) { snapshot, error in
-            if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+        snapshotStream {
+            addSnapshotListener(includeMetadataChanges: includeMetadataChanges, onCallbackQueue: false, $0)
         }
-        continuation.onTermination = { _ in registration.remove() }
-        return stream
     }
 
     /// ``snapshots(includeMetadataChanges:)`` without metadata changes.

@@ -1,5 +1,4 @@
-import HearthCore
-import HearthSQLite
+package import HearthCore
 
 /// The IDs in a collection under which documents are nested (`users/b` when `users/b/posts/p` exists), whether or
 /// not the document itself exists: what `showMissing` adds to a listing.
@@ -8,10 +7,10 @@ import HearthSQLite
 /// paths after `C/` (``CollectionPathWalk``). That walk runs in the order of `id + "/"`, which differs from ID order
 /// only where one ID is a prefix of another followed by a byte below `/` (`b-1/…` sorts before `b/…`, though
 /// `b` < `b-1`); so after the walk, such prefixes of the IDs found are checked directly.
-enum NestedDocumentIDs {
+package enum NestedDocumentIDs {
     /// The first `limit` such IDs greater than `after` (all of them in ID order would be among these or before).
-    static func first(
-        _ limit: Int, in collection: ResourcePath, after: String?, db: SQLiteConnection
+    package static func first(
+        _ limit: Int, in collection: ResourcePath, after: String?, scanner: any DocumentScanner
     ) throws -> [String] {
         let prefix = collection.description + "/"
         let upper = collection.description + "0"  // "0" follows "/"
@@ -19,7 +18,7 @@ enum NestedDocumentIDs {
         var found: [String] = []
         // Every ID greater than `after` has its subtree above `prefix + after`.
         try CollectionPathWalk.firstSegments(
-            prefix: prefix, upper: upper, from: prefix + (after ?? ""), inclusive: after == nil, in: db
+            prefix: prefix, upper: upper, from: prefix + (after ?? ""), inclusive: after == nil, in: scanner
         ) { id in
             if isAfter(id) { found.append(id) }
             return found.count < limit
@@ -31,11 +30,8 @@ enum NestedDocumentIDs {
             for (offset, byte) in bytes.enumerated() where offset > 0 && byte < UInt8(ascii: "/") {
                 let candidate = String(decoding: bytes[..<offset], as: UTF8.self)
                 guard isAfter(candidate), !all.contains(candidate) else { continue }
-                let nested = try db.fetchOne(
-                    """
-                    SELECT 1 FROM documents WHERE collection >= \(prefix + candidate + "/")
-                      AND collection < \(prefix + candidate + "0") LIMIT 1
-                    """)
+                let nested = try scanner.firstCollectionPath(
+                    from: prefix + candidate + "/", inclusive: true, below: prefix + candidate + "0")
                 if nested != nil { all.insert(candidate) }
             }
         }

@@ -1,4 +1,4 @@
-import HearthHTTP2
+import HearthHTTP
 import Testing
 
 @Suite struct ConnectionPrefaceTests {
@@ -17,10 +17,5 @@ import Testing
     ])
     func firstBytesDecideTheServer(prefix: String, verdict: ConnectionPreface.Verdict) {
         #expect(ConnectionPreface.classify(Array(prefix.utf8)) == verdict)
-    }
-
-    @Test func theLinkedLibraryIsRecentEnough() throws {
-        let version = try #require(HTTP2Library.version)
-        #expect(version.split(separator: ".").count == 3)
     }
 }

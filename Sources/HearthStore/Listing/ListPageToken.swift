@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 
 /// Opaque `documents.list` page tokens: a cursor just after the last document of a page — its values for each of
 /// the listing's normalized orderings, `__name__` last — bound to those orderings, so a token is refused with any
@@ -6,9 +6,9 @@ import HearthCore
 ///
 /// Form: `c.` + base64url of the orderings' text + `.` + base64url of the values as a Firestore `fields` object
 /// keyed `"0"`, `"1"`, … (an array value could not hold array values).
-enum ListPageToken {
+package enum ListPageToken {
     /// The token for the position after a document with `values` (one per ordering).
-    static func encode(values: [Value], orders: [QueryOrder]) -> String {
+    package static func encode(values: [Value], orders: [QueryOrder]) -> String {
         var fields: [String: Value] = [:]
         for (index, value) in values.enumerated() { fields[String(index)] = value }
         return "c." + Base64URL.encode(Array(signature(orders).utf8)) + "."
@@ -16,7 +16,7 @@ enum ListPageToken {
     }
 
     /// The cursor values of a token, and the document its `__name__` value names.
-    static func decode(
+    package static func decode(
         _ token: String, orders: [QueryOrder], collection: ResourcePath, database: DatabaseName
     ) throws(HearthError) -> (values: [Value], path: ResourcePath) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,15 +1,13 @@
-import Foundation
-import HearthCore
-import HearthSQLite
-import HearthStore
+package import HearthCore
 
-/// Listing a collection (`documents.list`) and listing collection IDs.
-enum DocumentListing {
+/// Listing a collection (`documents.list`) and listing collection IDs, for every engine: each answers the scans
+/// (``DocumentScanner``, and ``IndexScanner`` for listings in another order) with its own SQL.
+package enum DocumentListing {
     /// One page of a collection. In name order (no `orderBy`) the IDs come from the primary key, merged with the
     /// nested IDs for `showMissing`; other orders run through the query engine, with a query's semantics, plans and
     /// index requirements. Either way the page token is a cursor after the page's last document.
-    static func page(
-        _ request: ListDocumentsRequest, catalog: IndexCatalog, in db: SQLiteConnection, budget: Int = .max
+    package static func page(
+        _ request: ListDocumentsRequest, catalog: IndexCatalog, in db: any IndexScanner, budget: Int = .max
     ) throws -> ListDocumentsPage {
         if request.orderBy.isEmpty || request.showMissing { return try pageByName(request, in: db, budget: budget) }
         var query = StructuredQuery(
@@ -40,9 +38,11 @@ enum DocumentListing {
     }
 
     /// One page in name order, with `showMissing` the missing documents (absent, with documents nested below them)
-    /// among the others: the first IDs of both kinds after the cursor, merged. Needs no fields decoded.
-    private static func pageByName(
-        _ request: ListDocumentsRequest, in db: SQLiteConnection, budget: Int
+    /// among the others: the first IDs of both kinds after the cursor, merged. Needs no fields decoded, and of the
+    /// engine only its documents table. Refuses `orderBy` with `showMissing` (and is only for requests without
+    /// `orderBy` otherwise).
+    package static func pageByName(
+        _ request: ListDocumentsRequest, in db: any DocumentScanner, budget: Int = .max
     ) throws -> ListDocumentsPage {
         guard request.orderBy.isEmpty else {
             throw HearthError.invalidArgument(
@@ -56,18 +56,11 @@ enum DocumentListing {
                 .lastSegment
         }
         let limit = request.pageSize + 1
-        let existing: [SQLiteRow]
-        if let after {
-            existing = try db.fetchAll(
-                "SELECT id FROM documents WHERE collection = \(collection.description) AND id > \(after) ORDER BY id LIMIT \(limit)"
-            )
-        } else {
-            existing = try db.fetchAll(
-                "SELECT id FROM documents WHERE collection = \(collection.description) ORDER BY id LIMIT \(limit)")
-        }
-        var ids = existing.map { $0[0].text }  // in byte order, as the primary key keeps them
+        // In byte order, as the primary key keeps them.
+        var ids = try db.documentIDs(
+            in: collection, bounds: ClosedIDRange(), after: after, descending: false, limit: limit)
         if request.showMissing {
-            ids = merged(ids, try NestedDocumentIDs.first(limit, in: collection, after: after, db: db))
+            ids = merged(ids, try NestedDocumentIDs.first(limit, in: collection, after: after, scanner: db))
         }
         var page = ids.prefix(limit)
         var hasMore = page.count > request.pageSize
@@ -76,7 +69,7 @@ enum DocumentListing {
         var spent = ResultBudget(limit: budget)
         for (index, id) in zip(page.indices, page) {
             let path = collection.appending(id)
-            guard let document = try DocumentRows.fetch(path, in: db) else {
+            guard let document = try db.document(at: path) else {
                 documents.append(.missing(path))
                 continue
             }
@@ -118,8 +111,8 @@ enum DocumentListing {
 
     /// The IDs of the collections below `parent`: the first segments of the collection paths below it. They come
     /// in path order (`posts-old` between `posts` and `posts/1/comments`), so they are collected, then sorted.
-    static func collectionIDs(
-        under parent: ResourcePath, after: String?, limit: Int, in db: SQLiteConnection
+    package static func collectionIDs(
+        under parent: ResourcePath, after: String?, limit: Int, in db: any DocumentScanner
     ) throws -> [String] {
         let prefix = parent.segments.isEmpty ? "" : parent.description + "/"
         let upper = parent.segments.isEmpty ? "\u{10FFFF}" : parent.description + "0"  // "0" follows "/"
