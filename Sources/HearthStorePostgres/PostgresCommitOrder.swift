@@ -1,29 +1,34 @@
 import Foundation
+import HearthCore
 internal import HearthPostgres
+import HearthStore
 
-/// How document commits of every node are numbered without waiting on each other, and how far the numbered log is
-/// final (issue 22).
+/// How document commits of every node are numbered and timed without waiting on each other, and how far the
+/// numbered log is final (issue 22).
 ///
-/// A commit locks what it touches (path advisory locks, row locks), writes, asks the judge, records its receipt, and
-/// only then, just before `COMMIT`, takes its change-log sequence numbers from the `change_sequence` SEQUENCE (after
-/// announcing that it does, see ``numbering``). No lock is shared by every commit, so commits on different documents
-/// run side by side on every node. Two commits that conflict — one writes a document the other writes, or reads in
-/// its transaction — are numbered in their commit order: the second cannot take its row or path lock, and so cannot
-/// reach `nextval`, before the first committed, and the first took its numbers before it committed.
+/// A commit locks what it touches (path advisory locks, row locks), and then, before it writes anything, takes its
+/// *stamp* (``stamp(changes:now:after:in:)``): its change-log numbers from the `change_sequence` SEQUENCE and its
+/// commit time, both handed out under a lock held for that one statement only, so numbers and commit times follow
+/// one order on every node. It then writes, asks the judge, records its receipt and commits. No lock is held by
+/// every commit until it ends, so commits on different documents run side by side, on one node and on several. Two
+/// commits that conflict — one writes a document the other writes, or reads in its transaction — are stamped in their
+/// commit order: the second cannot take its row or path lock, and so cannot reach its stamp, before the first
+/// committed.
 ///
 /// Numbers can commit out of order, so reading "after the last delivered" could skip a number taken earlier whose
 /// transaction commits later. A reader therefore delivers only up to a *final point* (``finalPoint(in:)``):
 /// 1. It reads the sequence's last value `L`. Every number ≤ `L` was taken before that read.
 /// 2. It lists the transactions that hold the numbering lock in this database (`pg_locks`). A commit takes that lock
-///    (shared, until it ends) before its `nextval`, so the taker of any number ≤ `L` either still holds it — it is
-///    listed — or has ended, committed or rolled back.
+///    (shared, until it ends) in its stamp, before its numbers, so the taker of any number ≤ `L` either still holds
+///    it — it is listed — or has ended, committed or rolled back.
 /// 3. It waits until none of those listed still holds the lock. PostgreSQL releases a transaction's locks only after
 ///    its commit is visible to new snapshots, so from then on a read sees every committed number ≤ `L`, and a number
-///    ≤ `L` not there is a gap (a rolled-back commit's) for good.
+///    ≤ `L` not there is a gap (a rolled-back commit's, or a write that changed nothing) for good.
 /// Entries ≤ `L` not yet delivered then go out in sequence order, each once, never one above `L`; every node reads
-/// the same rows in the same order. Unlike waiting for every transaction in progress at a snapshot, this waits only
-/// for commits that are between `nextval` and `COMMIT` — a round trip — never for a commit still working or held
-/// open (a slow judge, a long transaction), which has not taken its numbers yet.
+/// the same rows in the same order. Since commit times grow with numbers, a listener's read time (the last delivered
+/// commit's) covers every commit with an earlier time. Unlike waiting for every transaction in progress at a
+/// snapshot, this waits only for commits between their stamp and their `COMMIT` — never for one still waiting for
+/// its locks or held open before it (a long transaction), which has not been stamped yet.
 ///
 /// The wipe and index catalog changes take the commit gate exclusively (``lockAllCommits(in:)``), so that no commit
 /// runs across them; every commit takes it shared (``enterCommit(in:)``), which orders commits with those, never
@@ -32,7 +37,12 @@ enum PostgresCommitOrder {
     /// Hearth's advisory lock class for the commit gate and the numbering lock ("HOrd").
     static let lockClass: Int32 = 0x484F_7264
     private static let gateKey: Int32 = 1
-    private static let numberingKey: Int32 = 2
+    /// The numbering lock's key (shared, until the transaction ends): its holders are the commits whose numbers may
+    /// still commit.
+    static let numberingKey: Int32 = 2
+    /// The stamp lock's key: held exclusively, inside `hearth_commit_stamp` only, while a commit's numbers and time
+    /// are handed out.
+    static let stampKey: Int32 = 3
 
     /// Takes the commit gate shared until the transaction ends: first thing in every document commit.
     static func enterCommit(in db: PostgresConnection) throws {
@@ -47,18 +57,27 @@ enum PostgresCommitOrder {
             "SELECT pg_advisory_xact_lock($1::int4, $2::int4)", [.int(Int64(lockClass)), .int(Int64(gateKey))])
     }
 
-    /// `count` fresh sequence numbers, ascending, for the commit's changes, taken last before `COMMIT`. The
-    /// numbering lock is taken first, in the same statement, so a reader that sees a number can tell its taker has
-    /// not ended (step 2 above); the numbers need not be consecutive.
-    static func numbering(_ count: Int, in db: PostgresConnection) throws -> [Int64] {
-        guard count > 0 else { return [] }
-        try db.query(
-            "SELECT pg_advisory_xact_lock_shared($1::int4, $2::int4)",
-            [.int(Int64(lockClass)), .int(Int64(numberingKey))])
+    /// A document commit's change-log numbers and commit time, taken together as soon as its documents are locked
+    /// (migration 45's `hearth_commit_stamp`): `changes` numbers, ascending (one per write; a write that changes
+    /// nothing leaves a gap), and a time later than `now`'s floor, than every document in `after` was last written
+    /// and than every commit stamped before. Numbers and times are handed out under one short lock, so commit times
+    /// increase with log order on every node, and a listener's read time covers every commit numbered below it;
+    /// the numbering lock is taken first (shared, until the transaction ends), so a reader that sees a number can tell
+    /// whether its taker has ended (step 2 of the type's comment).
+    static func stamp(
+        changes: Int, now: Timestamp, after documents: [StoredDocument], in db: PostgresConnection
+    ) throws -> (numbers: [Int64], commitTime: Timestamp) {
+        let floor = (documents.map(\.updateTime.microseconds).max() ?? 0) + 1
+        // One row per number, or one with none when the commit changes nothing; each carries the time.
         let rows = try db.query(
-            "SELECT nextval('change_sequence') FROM generate_series(1, $1::int4)", [.int(Int64(count))],
-            binaryResults: true)
-        return try rows.rows.map { try $0.int(0) ?? 0 }.sorted()
+            """
+            SELECT stamp.commit_time, number
+            FROM hearth_commit_stamp($1::int4, $2::int8, $3::int8) AS stamp
+            LEFT JOIN LATERAL unnest(stamp.numbers) AS number ON true
+            """, [.int(Int64(changes)), .int(now.microseconds), .int(floor)], binaryResults: true)
+        let numbers = try rows.rows.compactMap { try $0.int(1) }
+        let time = try rows.rows.first?.int(0) ?? 0
+        return (numbers.sorted(), Timestamp(microseconds: time))
     }
 
     /// The last number taken by any commit so far (0 before the first).

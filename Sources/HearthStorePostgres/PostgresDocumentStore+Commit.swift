@@ -3,10 +3,10 @@ internal import HearthPostgres
 public import HearthStore
 
 extension PostgresDocumentStore {
-    /// Commits writes atomically on the writer queue (see `DocumentCommitter.commit`): one PostgreSQL transaction
-    /// per commit, preconditions checked and transforms resolved against the rows it locks, the judge asked inside
-    /// it, the receipt recorded, and its change-log numbers taken last (PostgresCommitOrder), so commits of different
-    /// nodes on different documents never wait on each other. Its changes reach the feed, in the order every node
+    /// Commits writes atomically on a commit lane (see `DocumentCommitter.commit`): one PostgreSQL transaction per
+    /// commit, preconditions checked and transforms resolved against the rows it locks, stamped with its numbers and
+    /// time once they are locked (PostgresCommitOrder), the judge asked inside it and the receipt recorded, so
+    /// commits on different documents never wait on each other, on one node or on several. Its changes reach the feed, in the order every node
     /// delivers, before the caller hears back. A commit in a read-write transaction first checks its read set, under
     /// locks, in that same transaction.
     public func commit(
@@ -23,7 +23,7 @@ extension PostgresDocumentStore {
             return
         }
         let job = CommitJob(writes: writes, database: database, reads: reads, judge: judge, receipt: receipt)
-        writerQueue.async { [self] in
+        commitLanes.async { [self] in
             let outcome = runCommit(job)
             finish(outcome, writes: writes.count, completion: completion)
         }
@@ -37,10 +37,10 @@ extension PostgresDocumentStore {
                     return try writer.withTransaction("BEGIN") { db in
                         try PostgresCommitOrder.lockAllCommits(in: db)
                         let documents = try PostgresDocumentRows.all(in: db)
-                        let commitTime = Self.commitTime(now: configuration.clock.now(), after: documents)
+                        let (numbers, commitTime) = try PostgresCommitOrder.stamp(
+                            changes: documents.count, now: configuration.clock.now(), after: documents, in: db)
                         try db.query("DELETE FROM documents")
                         try PostgresIndexRows.deleteAll(in: db)
-                        let numbers = try PostgresCommitOrder.numbering(documents.count, in: db)
                         let records = zip(numbers, documents).map { sequence, document in
                             ChangeRecord(
                                 sequence: sequence, commitTime: commitTime, path: document.path, before: document,
@@ -88,6 +88,12 @@ extension PostgresDocumentStore {
 
     /// One commit in its own transaction. As in SQLite's engine, in a judged commit a failed precondition is
     /// answered only once the rules allowed the writes so far (its answer tells whether the document exists).
+    ///
+    /// The writes are worked out and judged in memory first, at a time chosen from the clock and the locked
+    /// documents; only then is the commit stamped (PostgresCommitOrder.stamp) and its rows written, so that the
+    /// stretch between its stamp and its `COMMIT`, which every feed waits through, holds no judge. When the stamp
+    /// gives a later time (another commit stamped one meanwhile), the writes are worked out again at it, so that
+    /// update times and server timestamps carry the commit's time; the judge saw the earlier one as `request.time`.
     private func runCommit(_ job: CommitJob) -> Result<(CommitResult, [ChangeRecord]), HearthError> {
         do {
             return .success(
@@ -108,46 +114,40 @@ extension PostgresDocumentStore {
                             throw hearthError(error, doing: "reading \(path) for the rules")
                         }
                     }
+                    // Every document the commit writes, locked and read in one statement.
+                    let documents = try PostgresDocumentRows.fetch(job.writes.map(\.path), locking: .update, in: db)
+                    let locked = documents.values.compactMap { $0 }
+                    let latest = locked.map(\.updateTime.microseconds).max() ?? Int64.min
+                    let now = configuration.clock.now()
+                    let provisional = now.microseconds > latest ? now : Timestamp(microseconds: latest + 1)
+                    var worked = try Self.work(
+                        job.writes, on: documents, at: provisional, database: job.database, judge: job.judge,
+                        stored: stored)
+                    // Stamped once judged: one number per change, and a time later than each document's last write
+                    // and every earlier stamp.
+                    let (numbers, commitTime) = try PostgresCommitOrder.stamp(
+                        changes: worked.count(where: \.outcome.changed), now: provisional, after: locked, in: db)
+                    if commitTime != provisional {
+                        worked = try Self.work(
+                            job.writes, on: documents, at: commitTime, database: job.database, judge: nil,
+                            stored: stored)
+                    }
                     var results: [WriteResult] = []
                     var records: [ChangeRecord] = []
-                    var changes: [CommitProposal.Change] = []
                     var indexRows = PendingIndexRows()
-                    // Every document the commit writes, locked and read in one statement, then as each write left it.
-                    var documents = try PostgresDocumentRows.fetch(job.writes.map(\.path), locking: .update, in: db)
-                    // Chosen once its documents are locked: later than each one's last write.
-                    let commitTime = Self.commitTime(
-                        now: configuration.clock.now(), after: documents.values.compactMap { $0 })
-                    for write in job.writes {
-                        let before = documents[write.path] ?? nil
-                        let current = try before?.snapshot()
-                        do throws(HearthError) {
-                            try WriteApplier.checkPrecondition(of: write, on: current, database: job.database)
-                        } catch {
-                            guard let judge = job.judge else { throw error }
-                            // The write as the caller meant it (a create as a create), for the rules to judge first.
-                            let meant = write.precondition == .exists(false) ? nil : current
-                            let intended = try WriteApplier.applyIgnoringPrecondition(
-                                write, to: meant, commitTime: commitTime)
-                            changes.append(CommitProposal.Change(write: write, before: meant, after: intended.document))
-                            try judge(CommitProposal(commitTime: commitTime, changes: changes, stored: stored))
-                            throw error
-                        }
-                        let outcome = try WriteApplier.applyIgnoringPrecondition(
-                            write, to: current, commitTime: commitTime)
-                        if job.judge != nil {
-                            changes.append(
-                                CommitProposal.Change(write: write, before: current, after: outcome.document))
-                        }
-                        let (result, record) = try apply(
-                            write, outcome, before: before, oldFields: current?.fields, commitTime: commitTime,
-                            indexRows: &indexRows, in: db)
+                    for write in worked {
+                        let (result, record) = try store(write, commitTime: commitTime, indexRows: &indexRows, in: db)
                         results.append(result)
-                        if let record {
+                        if var record {
+                            // Worked out again at a later time, a write can only change more if the time is what
+                            // it writes, as a value equal to one stored: never in practice, and then retried.
+                            guard records.count < numbers.count else {
+                                throw HearthError(.aborted, "The commit raced another; retry it.")
+                            }
+                            record.sequence = numbers[records.count]
                             records.append(record)
-                            documents[write.path] = .some(record.after)
                         }
                     }
-                    try job.judge?(CommitProposal(commitTime: commitTime, changes: changes, stored: stored))
                     try indexRows.write(in: db)
                     let result = CommitResult(commitTime: commitTime, writeResults: results)
                     if let receipt = job.receipt {
@@ -155,9 +155,6 @@ extension PostgresDocumentStore {
                             receipt.id, answer: receipt.answer(result),
                             retention: configuration.writeReceiptRetention, in: db)
                     }
-                    // Numbered last, holding every lock taken above: see PostgresCommitOrder.
-                    let numbers = try PostgresCommitOrder.numbering(records.count, in: db)
-                    for index in records.indices { records[index].sequence = numbers[index] }
                     try PostgresChangeLog.append(records, in: db)
                     if let pause = configuration.pauseAfterNumbering?(numbers), pause > 0 {
                         try db.query("SELECT pg_sleep($1::float8)", [.text(String(pause))])
@@ -169,20 +166,66 @@ extension PostgresDocumentStore {
         }
     }
 
-    /// A commit's time: `now`, or just after the last write of a document it locked when the clock has not moved
-    /// past it, so each document's update times strictly increase whichever node wrote it.
-    static func commitTime(now: Timestamp, after documents: [StoredDocument]) -> Timestamp {
-        let latest = documents.map(\.updateTime.microseconds).max() ?? Int64.min
-        return now.microseconds > latest ? now : Timestamp(microseconds: latest + 1)
+    /// A write of a commit as worked out in memory, before anything is stored.
+    private struct WorkedWrite {
+        var write: Write
+        var outcome: WriteApplier.Outcome
+        /// The document as the write finds it: as locked, or as an earlier write of the commit left it.
+        var before: StoredDocument?
+        /// The fields of `before`, decoded (its index entries are dropped from them).
+        var oldFields: [String: Value]?
+        /// The document as the write leaves it, as it will be stored (`nil`: deleted, or no change).
+        var after: StoredDocument?
     }
 
-    /// Stores one worked-out write and returns its change-log row (numbered at the end of the commit, appended with
-    /// the commit's others), and notes its index entries' changes (from `oldFields`, the stored document's) in
-    /// `indexRows`; a write that changes nothing stores nothing.
-    private func apply(
-        _ write: Write, _ outcome: WriteApplier.Outcome, before: StoredDocument?, oldFields: [String: Value]?,
-        commitTime: Timestamp, indexRows: inout PendingIndexRows, in db: PostgresConnection
+    /// Works out `writes` in order against `documents` (as locked) at `commitTime`. With a judge, each change is
+    /// proposed and the judge asked once at the end; a failed precondition is thrown only once the judge allowed the
+    /// writes up to it.
+    private static func work(
+        _ writes: [Write], on locked: [ResourcePath: StoredDocument?], at commitTime: Timestamp,
+        database: DatabaseName, judge: CommitJudge?,
+        stored: @escaping (ResourcePath) throws(HearthError) -> DocumentSnapshot?
+    ) throws -> [WorkedWrite] {
+        var documents = locked
+        var changes: [CommitProposal.Change] = []
+        var worked: [WorkedWrite] = []
+        for write in writes {
+            let before = documents[write.path] ?? nil
+            let current = try before?.snapshot()
+            do throws(HearthError) {
+                try WriteApplier.checkPrecondition(of: write, on: current, database: database)
+            } catch {
+                guard let judge else { throw error }
+                // The write as the caller meant it (a create as a create), for the rules to judge first.
+                let meant = write.precondition == .exists(false) ? nil : current
+                let intended = try WriteApplier.applyIgnoringPrecondition(write, to: meant, commitTime: commitTime)
+                changes.append(CommitProposal.Change(write: write, before: meant, after: intended.document))
+                try judge(CommitProposal(commitTime: commitTime, changes: changes, stored: stored))
+                throw error
+            }
+            let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
+            if judge != nil {
+                changes.append(CommitProposal.Change(write: write, before: current, after: outcome.document))
+            }
+            let after = outcome.document.map {
+                StoredDocument(
+                    path: $0.path, fieldsJSON: Value.encodeFields($0.fields), createTime: $0.createTime,
+                    updateTime: $0.updateTime)
+            }
+            worked.append(
+                WorkedWrite(write: write, outcome: outcome, before: before, oldFields: current?.fields, after: after))
+            if outcome.changed { documents[write.path] = .some(after) }
+        }
+        try judge?(CommitProposal(commitTime: commitTime, changes: changes, stored: stored))
+        return worked
+    }
+
+    /// Stores one worked-out write and returns its change-log row (numbered by the caller, appended with the commit's
+    /// others), and notes its index entries' changes in `indexRows`; a write that changes nothing stores nothing.
+    private func store(
+        _ worked: WorkedWrite, commitTime: Timestamp, indexRows: inout PendingIndexRows, in db: PostgresConnection
     ) throws -> (WriteResult, ChangeRecord?) {
+        let (write, outcome, before) = (worked.write, worked.outcome, worked.before)
         guard outcome.changed else {
             return (
                 WriteResult(
@@ -191,22 +234,20 @@ extension PostgresDocumentStore {
                 nil
             )
         }
-        var after: StoredDocument?
-        if let document = outcome.document {
-            let stored = StoredDocument(
-                path: document.path, fieldsJSON: Value.encodeFields(document.fields),
-                createTime: document.createTime, updateTime: document.updateTime)
-            try PostgresDocumentRows.store(stored, in: db)
-            after = stored
+        if let after = worked.after {
+            try PostgresDocumentRows.store(after, in: db)
         } else {
             try PostgresDocumentRows.delete(write.path, in: db)
         }
         PostgresIndexRows.update(
-            path: write.path, old: oldFields, new: outcome.document?.fields, catalog: catalog, into: &indexRows)
+            path: write.path, old: worked.oldFields, new: outcome.document?.fields, catalog: catalog,
+            into: &indexRows)
         let record = ChangeRecord(
-            sequence: 0, commitTime: commitTime, path: write.path, before: before, after: after)
+            sequence: 0, commitTime: commitTime, path: write.path, before: before, after: worked.after)
         return (
-            WriteResult(updateTime: after?.updateTime, transformResults: outcome.transformResults, document: after),
+            WriteResult(
+                updateTime: worked.after?.updateTime, transformResults: outcome.transformResults,
+                document: worked.after),
             record
         )
     }

@@ -11,10 +11,10 @@ import Synchronization
 /// (PostgresDocumentStore+Transactions); listings in any order (PostgresDocumentStore+Listing); the change log in
 /// commit order and its feed; the wipe.
 ///
-/// Commits run one at a time on this node's writer queue (so one node's commits complete in order), each in its own
-/// PostgreSQL transaction; commits of different nodes run side by side unless they touch the same documents, and take
-/// their change-log numbers last, in commit order where they conflict (``PostgresCommitOrder``). The feed delivers
-/// every node's commits in that one sequence order on every node (``PostgresLogFollower``).
+/// Commits run side by side, up to ``Configuration/commitLanes`` at once on a node (``CommitLanes``), each in its own
+/// PostgreSQL transaction; commits of every node run side by side unless they touch the same documents, and are
+/// stamped with their change-log numbers and time in commit order where they conflict (``PostgresCommitOrder``). The
+/// feed delivers every node's commits in that one sequence order on every node (``PostgresLogFollower``).
 public final class PostgresDocumentStore: DocumentStore {
     /// Settings of the engine.
     public struct Configuration: Sendable {
@@ -24,6 +24,8 @@ public final class PostgresDocumentStore: DocumentStore {
         public var clock: WallClock = .system
         /// How many write receipts to keep (as SQLite's engine).
         public var writeReceiptRetention: Int = 100_000
+        /// How many document commits of this node run at once (``CommitLanes``), each on a connection of its own.
+        public var commitLanes: Int = 8
         /// Read connections kept open between reads.
         public var idleReadConnections: Int = 4
         /// How often the node reads the change logs for other nodes' commits even when no announcement came (a
@@ -66,9 +68,11 @@ public final class PostgresDocumentStore: DocumentStore {
 
     let readers: PostgresConnections
     let writer: PostgresConnections
-    /// Runs commits and the wipe one at a time; each is answered once on the feed (``follower``'s queue), which the
-    /// next does not wait for.
+    /// Runs the wipe, index build steps and tree writes one at a time; each is answered once on the feed
+    /// (``follower``'s queue), which the next does not wait for.
     let writerQueue = DispatchQueue(label: "hearth.postgres.writer")
+    /// Runs document commits, several at once.
+    let commitLanes: CommitLanes
     let counters = Mutex(Counters())
     /// The composite indexes, as stored in `composite_indexes` (see PostgresDocumentStore+Query).
     let catalog = IndexCatalog()
@@ -95,7 +99,8 @@ public final class PostgresDocumentStore: DocumentStore {
     public init(configuration: Configuration) throws(HearthError) {
         self.configuration = configuration
         readers = PostgresConnections(conninfo: configuration.conninfo, maxIdle: configuration.idleReadConnections)
-        writer = PostgresConnections(conninfo: configuration.conninfo, maxIdle: 1)
+        writer = PostgresConnections(conninfo: configuration.conninfo, maxIdle: max(1, configuration.commitLanes) + 1)
+        commitLanes = CommitLanes(label: "hearth.postgres.commits", width: configuration.commitLanes)
         let limits = TransactionRegistry<PostgresSnapshotName>.Limits()
         let now: @Sendable () -> Date = { [clock = configuration.clock] in
             Date(timeIntervalSince1970: clock.unixSeconds)
@@ -244,6 +249,7 @@ public final class PostgresDocumentStore: DocumentStore {
         follower.stop()
         wakeUp.stop()
         exporters.closeAll()
+        commitLanes.drain()
         writerQueue.sync {}
         follower.drain()
         writer.close()

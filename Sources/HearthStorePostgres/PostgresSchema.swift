@@ -417,6 +417,45 @@ enum PostgresSchema {
                 """
             ]
         ),
+        (
+            45,
+            [
+                // The last document commit time handed out, in microseconds (PostgresCommitOrder.stamp). A sequence,
+                // not a row, so that reading and advancing it never waits for another transaction to end: it moves
+                // only under the stamp lock, for as long as one statement runs.
+                "CREATE SEQUENCE commit_time_sequence AS int8 MINVALUE 0 START WITH 0 CACHE 1",
+                """
+                SELECT setval('commit_time_sequence', greatest(
+                    (SELECT last_commit_time FROM commit_clock WHERE id = 1),
+                    (SELECT coalesce(max(commit_time), 0) FROM changes),
+                    (SELECT coalesce(max(update_time), 0) FROM documents)))
+                """,
+                // A document commit's numbers and time, handed out together under the stamp lock, so that numbers
+                // and commit times follow one order on every node. The numbering lock is taken first (shared, until
+                // the transaction ends): readers of the final point list its holders. The stamp lock is a session
+                // lock held only inside this function; the exception handler lets it go on any error.
+                """
+                CREATE FUNCTION hearth_commit_stamp(
+                    changes int4, now_us int8, floor_us int8, OUT numbers int8[], OUT commit_time int8)
+                LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock_shared(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.numberingKey));
+                    PERFORM pg_advisory_lock(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.stampKey));
+                    BEGIN
+                        SELECT greatest(now_us, floor_us, last_value + 1) INTO commit_time FROM commit_time_sequence;
+                        PERFORM setval('commit_time_sequence', commit_time);
+                        SELECT coalesce(array_agg(nextval('change_sequence')), '{}') INTO numbers
+                        FROM generate_series(1, changes);
+                    EXCEPTION WHEN OTHERS THEN
+                        PERFORM pg_advisory_unlock(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.stampKey));
+                        RAISE;
+                    END;
+                    PERFORM pg_advisory_unlock(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.stampKey));
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).

@@ -162,6 +162,75 @@ struct PostgresCommitOrderTests {
         for box in seen { #expect(box.value == log) }
     }
 
+    @Test func oneNodesCommitsOnDifferentDocumentsRunSideBySide() async throws {
+        let info = try TestCluster.freshDatabase()
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var configuration = PostgresDocumentStore.Configuration(conninfo: info)
+        configuration.pauseAfterNumbering = holdingFirstNumbers(held: held, release: release)
+        let node = try PostgresDocumentStore(configuration: configuration)
+        defer { node.close() }
+        let (seen, subscriptions) = record([node])
+        defer { for subscription in subscriptions { subscription.cancel() } }
+
+        let first = Task { try await node.commitOrThrow([set("c/held", ["v": .integer(1)])]) }
+        await wait(for: held)
+        // The first commit is held between its stamp and its COMMIT; the same node's next commit, on another
+        // document, goes through PostgreSQL meanwhile (one commit at a time, it would wait behind the first).
+        let second = Task { try await node.commitOrThrow([set("c/beside", ["v": .integer(2)])]) }
+        let raw = try PostgresConnection(conninfo: info)
+        let count = "SELECT count(*) FROM changes WHERE path = 'c/beside'"
+        try await eventually { (try? raw.query(count)[0].int(0)) == 1 }
+        #expect(try raw.query(count)[0].int(0) == 1)
+        // Its answer waits until it is on the feed, which cannot pass the held commit's number.
+        #expect(seen[0].value.isEmpty)
+        release.signal()
+        let heldResult = try await first.value
+        let besideResult = try await second.value
+
+        let log = try node.changes(after: 0, limit: 10)
+        #expect(log.map(\.path) == [path("c/held"), path("c/beside")])
+        #expect(heldResult.commitTime < besideResult.commitTime, "times follow the log's order")
+        try await eventually { seen[0].value.count >= 2 }
+        #expect(seen[0].value == log)
+    }
+
+    @Test func commitTimesFollowTheLogOrderWhateverTheNodesClocksSay() async throws {
+        let info = try TestCluster.freshDatabase()
+        // One node's clock runs ten seconds ahead of the other's.
+        var aheadConfiguration = PostgresDocumentStore.Configuration(conninfo: info)
+        aheadConfiguration.clock = WallClock {
+            Timestamp(microseconds: WallClock.system.now().microseconds + 10_000_000)
+        }
+        let ahead = try PostgresDocumentStore(configuration: aheadConfiguration)
+        let behind = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        defer {
+            ahead.close()
+            behind.close()
+        }
+        var results: [CommitResult] = []
+        for index in 0..<6 {
+            let node = index % 2 == 0 ? ahead : behind
+            results.append(try await node.commitOrThrow([set("c/d\(index)", ["i": .integer(Int64(index))])]))
+        }
+        // And at once, from both nodes.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 6..<30 {
+                let node = index % 2 == 0 ? ahead : behind
+                group.addTask {
+                    _ = try await node.commitOrThrow([set("c/e\(index % 4)", ["i": .integer(Int64(index))])])
+                }
+            }
+            try await group.waitForAll()
+        }
+        let log = try behind.changes(after: 0, limit: 100)
+        #expect(log.count == 30)
+        let times = log.map(\.commitTime.microseconds)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        // The node behind answers with the times its commits were logged at, later than the node ahead's before.
+        #expect(results.map(\.commitTime) == Array(log.prefix(6).map(\.commitTime)))
+    }
+
     /// Numbers have gaps (a commit rolled back after taking its numbers; a promoted standby's sequence resumes past
     /// what the old primary had logged ahead), so a position before a gap must still count as covered: otherwise a
     /// listener resuming there gets a reset and a full reload (seen after a failover in test_scale_out.py).
