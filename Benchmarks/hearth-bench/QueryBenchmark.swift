@@ -9,6 +9,9 @@ struct QueryBenchmark {
     let wrk: WrkRunner
     /// More `hearth serve` arguments, e.g. `--store postgres://…` for the PostgreSQL engine's figures.
     var serverArguments: [String] = []
+    /// How many clients send the seeding commits at once: 2 for SQLite's one writer; PostgreSQL's engine runs eight
+    /// commits of a node at once (its commit lanes), so it is seeded by as many.
+    var seedClients = 2
 
     /// One collection size's query figure.
     struct SizeResult: Sendable {
@@ -96,12 +99,12 @@ struct QueryBenchmark {
         return results
     }
 
-    /// Seeds through `:commit` batches of 500 from two concurrent clients.
+    /// Seeds through `:commit` batches of 500 from ``seedClients`` concurrent clients.
     private func seed(_ collection: String, count: Int, client: SetupClient) throws {
         let batches = stride(from: 0, to: count, by: 500).map { $0 }
         let failure = Mutex<(any Error)?>(nil)
         let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        DispatchQueue.concurrentPerform(iterations: seedClients) { _ in
             while failure.withLock({ $0 == nil }) {
                 let index = next.withLock { value -> Int in
                     defer { value += 1 }

@@ -76,7 +76,8 @@ struct StoreBenchReport {
                     ms(pgSize.latency.latencyP50) + " / " + ms(pgSize.latency.latencyP99), "—", "—", "—",
                 ])
             out += row(
-                "documents/s loading that collection — `:commit` of 500, 2 clients",
+                "documents/s loading that collection — `:commit` of 500; SQLite 2 clients, PostgreSQL "
+                    + "\(StoreBenchmark.postgresSeedClients)",
                 [
                     rate(sqliteQueries?.seedDocumentsPerSecond), "—", rate(postgresQueries?.seedDocumentsPerSecond),
                     "—", "—", "—",

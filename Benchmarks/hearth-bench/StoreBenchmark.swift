@@ -65,6 +65,7 @@ struct StoreBenchmark {
             log("query figures on PostgreSQL, \(largest) documents")
             var postgresQueries = QueryBenchmark(options: queryOptions, wrk: wrk)
             postgresQueries.serverArguments = Self.postgresArguments(cluster.url(database: "queries"))
+            postgresQueries.seedClients = Self.postgresSeedClients
             report.postgresQueries = try postgresQueries.run(
                 workDirectory: Self.directory(workDirectory, "query-postgres"))
         }
@@ -78,6 +79,9 @@ struct StoreBenchmark {
         #endif
         return report
     }
+
+    /// Clients seeding the PostgreSQL query collection at once: one per commit lane of a node.
+    static let postgresSeedClients = 8
 
     /// `--store URL --project demo`: a PostgreSQL database serves one project.
     static func postgresArguments(_ url: String) -> [String] { ["--store", url, "--project", "demo"] }
