@@ -80,6 +80,11 @@ enum PostgresCommitOrder {
         return (numbers.sorted(), Timestamp(microseconds: time))
     }
 
+    /// The last commit time stamped so far, in microseconds (0 before the first).
+    static func lastStampedTime(in db: PostgresConnection) throws -> Int64 {
+        try db.query("SELECT last_value FROM commit_time_sequence", binaryResults: true)[0].int(0) ?? 0
+    }
+
     /// The last number taken by any commit so far (0 before the first).
     static func lastTaken(in db: PostgresConnection) throws -> Int64 {
         try db.query(

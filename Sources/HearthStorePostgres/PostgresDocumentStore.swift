@@ -212,6 +212,16 @@ public final class PostgresDocumentStore: DocumentStore {
         try read("reading the change log's head") { db in try PostgresCommitOrder.finalPoint(in: db) }
     }
 
+    /// The final point, and the last commit time stamped before it was read: every commit stamped by then has a
+    /// number at or below it (times and numbers are handed out together, PostgresCommitOrder), and every later one a
+    /// later time, whatever this node's clock says. `nil` before the first commit.
+    public func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?) {
+        try read("reading the change log's head") { db in
+            let time = try PostgresCommitOrder.lastStampedTime(in: db)
+            return (try PostgresCommitOrder.finalPoint(in: db), time > 0 ? Timestamp(microseconds: time) : nil)
+        }
+    }
+
     /// Always: the log is never pruned. Its numbers have gaps — a commit that rolled back after taking its numbers,
     /// and a promoted standby's sequence, which resumes past the numbers the old primary had logged ahead — so
     /// coverage cannot be told from the entry after `sequence` as on SQLite.
