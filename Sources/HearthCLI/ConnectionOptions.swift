@@ -49,8 +49,7 @@ enum ConnectionOptions {
                 configuration.trustedProxies = try TrustedProxies(parsing: text)
             } catch {
                 throw CommandLineArguments.UsageError(
-                    description:
-                        "--trusted-proxies takes IPv4 or IPv6 addresses or CIDR ranges (10.0.0.0/8), not \(error.entry)")
+                    description: "--trusted-proxies takes IP addresses or CIDR ranges (10.0.0.0/8), not \(error.entry)")
             }
         }
     }

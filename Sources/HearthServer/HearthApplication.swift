@@ -75,7 +75,8 @@ public final class HearthApplication: Sendable {
         var grpcConfiguration = HTTP2Server.Configuration()
         grpcConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
         let grpc = HTTP2Server(
-            configuration: grpcConfiguration, handler: grpcHandler(
+            configuration: grpcConfiguration,
+            handler: grpcHandler(
                 service: firestoreGRPC, trustedProxies: configuration.trustedProxies, logger: logger))
         self.grpc = grpc
         // One port for both, as Google's emulator: `FIRESTORE_EMULATOR_HOST=host:port` reaches the gRPC side.

@@ -55,7 +55,10 @@ struct PostgresAccountRaceTests {
             // The name and the password of one change are written together, so the survivor's must match.
             try await client.admin(
                 "update",
-                ["localId": .string(uid), "displayName": .string("name \(index)"), "password": .string("password-\(index)")])
+                [
+                    "localId": .string(uid), "displayName": .string("name \(index)"),
+                    "password": .string("password-\(index)"),
+                ])
         }
         for (index, result) in results {
             #expect(result.status == 200, "change \(index) collided with another and must still succeed: \(result)")
