@@ -71,4 +71,42 @@ struct PostgresAccountRaceTests {
             await nodes[0].client.accounts(
                 "signInWithPassword", ["email": .string(email), "password": .string("password-\(winner)")]))
     }
+
+    @Test(
+        "one provider identity linked at once to several accounts on two nodes: one link, FEDERATED_USER_ID_ALREADY_LINKED for the others"
+    )
+    func duplicateLinks() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let nodes = [try await PostgresNodesTests.node(url), try await PostgresNodesTests.node(url)]
+        var uids: [String] = []
+        for index in 0..<6 {
+            let account = try await nodes[index % 2].client.signUp(Accounts.uniqueEmail("link"))
+            uids.append(try #require(account["localId"]?.stringValue))
+        }
+        let accounts = uids
+        let results = try await Self.race(nodes, accounts.count) { client, index in
+            try await client.admin(
+                "update",
+                [
+                    "localId": .string(accounts[index]),
+                    "linkProviderUserInfo": ["providerId": "oidc.race", "rawId": "one-identity"],
+                ])
+        }
+        let linked = results.filter { $0.result.status == 200 }
+        #expect(linked.count == 1, "\(results.map(\.result))")
+        for (_, result) in results where result.status != 200 {
+            let message = expectAuthError(result, "FEDERATED_USER_ID_ALREADY_LINKED")
+            #expect(message == "FEDERATED_USER_ID_ALREADY_LINKED", "\(result)")
+        }
+        // The identity belongs to the account whose link answered 200, and to no other.
+        for (index, uid) in accounts.enumerated() {
+            let looked = try expectOK(await nodes[1].client.admin("lookup", ["localId": [.string(uid)]]))
+            let providers = looked["users"]?[0]?["providerUserInfo"]?.arrayValue?.compactMap {
+                $0["providerId"]?.stringValue
+            }
+            #expect(
+                providers?.contains("oidc.race") == linked.contains { $0.index == index },
+                "account \(index): \(looked)")
+        }
+    }
 }
