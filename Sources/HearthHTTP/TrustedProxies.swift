@@ -76,8 +76,8 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// The client a request comes from: `peer` (the TCP peer's address) unless it is a trusted proxy; then the
     /// rightmost address of `forwardedFor` (every `X-Forwarded-For` field, in order) that is not itself a trusted
-    /// proxy, or the leftmost when all are. Each proxy appends the address it saw, so everything right of the first
-    /// untrusted address was written by trusted proxies, and everything left of it by whoever the client is.
+    /// proxy, or the leftmost when all are. Each proxy appends the address it saw, so everything right of that
+    /// address was written by trusted proxies, and everything left of it by the client, who may write anything.
     ///
     /// An entry that is not an address, met before an untrusted one, gives `peer`: the proxy that wrote it is not
     /// believable past that point. The result is written canonically (`2001:db8::1`, never `2001:DB8:0::1`), so one
