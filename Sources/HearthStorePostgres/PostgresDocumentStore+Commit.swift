@@ -40,7 +40,7 @@ extension PostgresDocumentStore {
                         let commitTime = Self.commitTime(now: configuration.clock.now(), after: documents)
                         try db.query("DELETE FROM documents")
                         try PostgresIndexRows.deleteAll(in: db)
-                        let numbers = try PostgresCommitOrder.numbering(documents.count, in: db)
+                        let numbers = try PostgresCommitOrder.numbering(documents.count, of: .documents, in: db)
                         let records = zip(numbers, documents).map { sequence, document in
                             ChangeRecord(
                                 sequence: sequence, commitTime: commitTime, path: document.path, before: document,
@@ -156,7 +156,7 @@ extension PostgresDocumentStore {
                             retention: configuration.writeReceiptRetention, in: db)
                     }
                     // Numbered last, holding every lock taken above: see PostgresCommitOrder.
-                    let numbers = try PostgresCommitOrder.numbering(records.count, in: db)
+                    let numbers = try PostgresCommitOrder.numbering(records.count, of: .documents, in: db)
                     for index in records.indices { records[index].sequence = numbers[index] }
                     try PostgresChangeLog.append(records, in: db)
                     if let pause = configuration.pauseAfterNumbering?(numbers), pause > 0 {

@@ -417,6 +417,16 @@ enum PostgresSchema {
                 """
             ]
         ),
+        (
+            45,
+            [
+                // The tree change log's numbers (PostgresCommitOrder.Log.tree), taken last in each tree write instead
+                // of under the commit_clock row lock, so tree writes to disjoint subtrees no longer wait on each other;
+                // it goes on from the last number the clock row handed out. CACHE 1, as change_sequence.
+                "CREATE SEQUENCE tree_change_sequence AS int8 MINVALUE 0 START WITH 1 CACHE 1",
+                "SELECT setval('tree_change_sequence', last_tree_sequence + 1, false) FROM commit_clock WHERE id = 1",
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).
