@@ -99,8 +99,8 @@ public final class PostgresTreeStore: TreeStore {
     }
 
     /// Applies the write on the document engine's writer queue, in its own transaction: the location locks, the
-    /// shared applier, the receipt, the number; its change is published on ``treeFeed`` once `COMMIT` returned, in log
-    /// order.
+    /// shared applier, the receipt's key, the number, the receipt's answer; its change is published on ``treeFeed``
+    /// once `COMMIT` returned, in log order.
     public func write(
         _ write: TreeWrite, completion: @escaping @Sendable (Result<TreeWriteOutcome, HearthError>) -> Void
     ) {
@@ -132,15 +132,19 @@ public final class PostgresTreeStore: TreeStore {
                 let applied = try TreeWriteApplier.apply(
                     write, commitTime: store.configuration.clock.now().microseconds, in: rows)
                 guard case .committed(var change) = applied.outcome else { return applied }
+                // The key first, so that a resend racing this write fails before either takes a number; the answer,
+                // which sees the numbered change, once there is one.
                 if let receipt = write.receipt {
                     try PostgresWriteReceipts.record(
-                        receipt.id, answer: receipt.answer(change),
-                        retention: store.configuration.writeReceiptRetention, in: db)
+                        receipt.id, answer: [], retention: store.configuration.writeReceiptRetention, in: db)
                 }
                 // Numbered last, holding the location locks taken first: see PostgresCommitOrder.
                 let numbers = try PostgresCommitOrder.numbering(1, of: .tree, in: db)
                 change.sequence = numbers[0]
                 try rows.insertChange(change)
+                if let receipt = write.receipt {
+                    try PostgresWriteReceipts.setAnswer(receipt.answer(change), for: receipt.id, in: db)
+                }
                 if let pause = store.configuration.pauseAfterTreeNumbering?(numbers), pause > 0 {
                     try db.query("SELECT pg_sleep($1::float8)", [.text(String(pause))])
                 }
