@@ -11,20 +11,30 @@ import HearthStore
 ///
 /// Everything a write computes from the data as it is before it — `.sv` increments, the `if-match` ETag of a
 /// transaction, a priority write's node — lies at or below the locations it locks exclusively, so two writes that
-/// read and write the same data are one after the other, and neither's update is lost. The rules' judge may read
-/// other paths (`root.child(…)`, a sibling through `data.parent()`): those reads are not locked, and see the data
-/// committed when they read it (see docs/postgres-commit-order.md).
+/// read and write the same data are one after the other, and neither's update is lost. One thing a write decides
+/// from data beside it: a deletion drops the priority of each ancestor it leaves empty, which depends on that
+/// ancestor's other children, written by writes that lock it only shared. So a write that deletes below an ancestor
+/// holding a priority takes that ancestor exclusively (``lock(_:exclusive:in:)`` tells; the write then starts again
+/// with it), and deletions beside each other are one after the other there — otherwise two nodes deleting an
+/// object's last two children could each see the other's still there and leave its priority behind, to come back
+/// with the next child written. The rules' judge may read other paths (`root.child(…)`, a sibling through
+/// `data.parent()`): those reads are not locked, and see the data committed when they read it (see
+/// docs/postgres-commit-order.md).
 ///
-/// Keys are 32-bit hashes of the location's key (TreeKeyCodec, so the namespace is in it) under the tree's own
-/// lock class; all of a write's locks are taken in one statement in ascending key order (PostgresPathLocks), so
-/// waiting writes never deadlock. Two locations sharing a hash only wait on each other.
 enum PostgresTreePathLocks {
     /// The first key of every tree location lock ("HTre"), apart from the documents' and other advisory locks.
     static let lockClass: Int32 = 0x4854_7265
 
-    /// Takes the write's locks until the transaction ends: first thing in every tree write.
-    static func lock(_ write: TreeWrite, in db: PostgresConnection) throws {
-        try PostgresPathLocks.lock(modes(write), class: lockClass, in: db)
+    /// Takes the write's locks until the transaction ends, first thing in every tree write, with the keys of
+    /// `exclusive` taken exclusively too. Answers `nil` when they are enough, or else the keys the write must take
+    /// exclusively (ancestors of its deletions that hold a priority, read under these locks, which keep any from being
+    /// set or dropped meanwhile): the caller then rolls back and starts again with them.
+    static func lock(_ write: TreeWrite, exclusive: Set<Int32>, in db: PostgresConnection) throws -> Set<Int32>? {
+        var modes = modes(write)
+        for key in exclusive { modes[key] = true }
+        try PostgresPathLocks.lock(modes, class: lockClass, in: db)
+        let needed = try prioritizedAncestors(of: write, in: db)
+        return needed.isSubset(of: exclusive) ? nil : exclusive.union(needed)
     }
 
     /// The write's lock keys, `true` for exclusive: each written location's, and shared each of its ancestors'. A
@@ -42,6 +52,49 @@ enum PostgresTreePathLocks {
             modes[key(write.namespace, location)] = true
         }
         return modes
+    }
+
+    /// The lock keys of the ancestors of the write's deletions that hold a priority now, in one statement (none
+    /// for a write that deletes nothing, the common case, which costs no statement).
+    private static func prioritizedAncestors(of write: TreeWrite, in db: PostgresConnection) throws -> Set<Int32> {
+        var ancestors: [[UInt8]: TreePath] = [:]
+        for location in deleted(write) {
+            var ancestor = location
+            while !ancestor.isRoot {
+                ancestor = ancestor.parent
+                ancestors[TreeKeyCodec.priority(TreeKeyCodec.key(write.namespace, ancestor))] = ancestor
+            }
+        }
+        guard !ancestors.isEmpty else { return [] }
+        let keys = Array(ancestors.keys)
+        var found: Set<Int32> = []
+        // A thousand keys a statement, well under libpq's 65,535 parameters however large a PATCH of nulls.
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let batch = keys[start..<min(start + 1000, keys.count)]
+            let rows = try db.query(
+                "SELECT key FROM tree_nodes WHERE key IN ("
+                    + (1...batch.count).map { "$\($0)" }.joined(separator: ", ") + ")",
+                batch.map { .binary($0) }, binaryResults: true)
+            for row in rows.rows {
+                if let ancestor = try row.bytes(0).flatMap({ ancestors[$0] }) {
+                    found.insert(key(write.namespace, ancestor))
+                }
+            }
+        }
+        return found
+    }
+
+    /// The locations a write may delete, whose emptied ancestors lose their priorities: a PUT or PATCH entry of
+    /// `null`, and a priority write (which puts back the node it finds, deleting where there is none).
+    private static func deleted(_ write: TreeWrite) -> [TreePath] {
+        switch write.operation {
+        case .put(let value): return value.node == nil && !value.hasServerValues ? [write.path] : []
+        case .priority: return [write.path]
+        case .patch(let entries):
+            return entries.filter { $0.value.node == nil && !$0.value.hasServerValues }.map {
+                write.path.appending($0.path)
+            }
+        }
     }
 
     /// The locations a write replaces: its own, or each entry's of a PATCH.

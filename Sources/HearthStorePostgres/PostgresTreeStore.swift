@@ -125,33 +125,52 @@ public final class PostgresTreeStore: TreeStore {
     }
 
     private func run(_ write: TreeWrite) throws(HearthError) -> (outcome: TreeWriteOutcome, writes: Int) {
-        do {
-            return try store.writer.withTransaction("BEGIN") { db in
-                try PostgresTreePathLocks.lock(write, in: db)
-                let rows = PostgresTreeRows(db: db)
-                let applied = try TreeWriteApplier.apply(
-                    write, commitTime: store.configuration.clock.now().microseconds, in: rows)
-                guard case .committed(var change) = applied.outcome else { return applied }
-                // The key first, so that a resend racing this write fails before either takes a number; the answer,
-                // which sees the numbered change, once there is one.
-                if let receipt = write.receipt {
-                    try PostgresWriteReceipts.record(
-                        receipt.id, answer: [], retention: store.configuration.writeReceiptRetention, in: db)
-                }
-                // Numbered last, holding the location locks taken first: see PostgresCommitOrder.
-                let numbers = try PostgresCommitOrder.numbering(1, of: .tree, in: db)
-                change.sequence = numbers[0]
-                try rows.insertChange(change)
-                if let receipt = write.receipt {
-                    try PostgresWriteReceipts.setAnswer(receipt.answer(change), for: receipt.id, in: db)
-                }
-                if let pause = store.configuration.pauseAfterTreeNumbering?(numbers), pause > 0 {
-                    try db.query("SELECT pg_sleep($1::float8)", [.text(String(pause))])
-                }
-                return (.committed(change), applied.writes)
+        var exclusive: Set<Int32> = []
+        while true {
+            do {
+                return try attempt(write, exclusive: exclusive)
+            } catch let retry as NeedsExclusiveLocks {
+                // Rolled back before it wrote anything; again, with the ancestors it prunes locked exclusively.
+                exclusive = retry.keys
+            } catch {
+                throw hearthError(error, doing: "writing the tree")
             }
-        } catch {
-            throw hearthError(error, doing: "writing the tree")
+        }
+    }
+
+    /// A write whose deletions may drop the priority of ancestors it holds only shared: it starts again holding
+    /// `keys` exclusively (PostgresTreePathLocks).
+    private struct NeedsExclusiveLocks: Error {
+        var keys: Set<Int32>
+    }
+
+    /// One try of the write in its own transaction.
+    private func attempt(_ write: TreeWrite, exclusive: Set<Int32>) throws -> (outcome: TreeWriteOutcome, writes: Int) {
+        try store.writer.withTransaction("BEGIN") { db in
+            if let keys = try PostgresTreePathLocks.lock(write, exclusive: exclusive, in: db) {
+                throw NeedsExclusiveLocks(keys: keys)
+            }
+            let rows = PostgresTreeRows(db: db)
+            let applied = try TreeWriteApplier.apply(
+                write, commitTime: store.configuration.clock.now().microseconds, in: rows)
+            guard case .committed(var change) = applied.outcome else { return applied }
+            // The key first, so that a resend racing this write fails before either takes a number; the answer,
+            // which sees the numbered change, once there is one.
+            if let receipt = write.receipt {
+                try PostgresWriteReceipts.record(
+                    receipt.id, answer: [], retention: store.configuration.writeReceiptRetention, in: db)
+            }
+            // Numbered last, holding the location locks taken first: see PostgresCommitOrder.
+            let numbers = try PostgresCommitOrder.numbering(1, of: .tree, in: db)
+            change.sequence = numbers[0]
+            try rows.insertChange(change)
+            if let receipt = write.receipt {
+                try PostgresWriteReceipts.setAnswer(receipt.answer(change), for: receipt.id, in: db)
+            }
+            if let pause = store.configuration.pauseAfterTreeNumbering?(numbers), pause > 0 {
+                try db.query("SELECT pg_sleep($1::float8)", [.text(String(pause))])
+            }
+            return (.committed(change), applied.writes)
         }
     }
 }

@@ -154,4 +154,40 @@ struct PostgresTreeOrderTests {
             #expect(box.value == log)
         }
     }
+
+    @Test func twoNodesDeletingAnObjectsLastTwoChildrenAtOnceDropItsPriority() async throws {
+        let info = try TestCluster.freshDatabase()
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var slowConfiguration = PostgresDocumentStore.Configuration(conninfo: info)
+        slowConfiguration.pauseAfterTreeNumbering = holdingFirstNumbers(held: held, release: release)
+        let stores = [
+            try PostgresDocumentStore(configuration: slowConfiguration),
+            try PostgresDocumentStore(configuration: .init(conninfo: info)),
+        ]
+        defer { for store in stores { store.close() } }
+        let (slow, other) = (try PostgresTreeStore(store: stores[0]), try PostgresTreeStore(store: stores[1]))
+        try await other.put("/a", #"{"b": 1, "c": 2, ".priority": 5}"#)
+
+        // One node deletes /a/b and is held before its COMMIT; the other deletes /a/c meanwhile. Whichever goes
+        // second leaves /a empty, and /a's priority must go with it.
+        let first = Task { try await slow.put("/a/b", "null") }
+        await wait(for: held)
+        let second = Task { try await other.put("/a/c", "null") }
+        let raw = try PostgresConnection(conninfo: info)
+        // Released once the second has committed or waits for a lock, whichever it does.
+        try await eventually {
+            let committed = try? raw.query("SELECT count(*) FROM tree_changes")[0].int(0)
+            let waiting = try? raw.query("SELECT count(*) FROM pg_locks WHERE NOT granted")[0].int(0)
+            return committed == 2 || (waiting ?? 0) > 0
+        }
+        release.signal()
+        _ = try await first.value
+        _ = try await second.value
+
+        #expect(try other.value("/a", .export) == .null)
+        // A child written later finds no priority left over from the object that was deleted.
+        try await slow.put("/a/x", "1")
+        #expect(try other.value("/a", .export) == json(#"{"x": 1}"#))
+    }
 }
