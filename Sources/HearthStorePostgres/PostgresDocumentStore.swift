@@ -129,7 +129,9 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
                 return try PostgresIndexCatalog.reconcile(catalog, with: definitions, in: db)
             }
-            head = try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(of: .documents, in: db) }
+            head = try readers.withConnection(idempotent: true) { db in
+                try PostgresCommitOrder.finalPoint(of: .documents, in: db)
+            }
         } catch {
             throw hearthError(error, doing: "migrating the schema")
         }
@@ -141,7 +143,9 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
             },
             finalPoint: { [readers] in
-                try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(of: .documents, in: db) }
+                try readers.withConnection(idempotent: true) { db in
+                    try PostgresCommitOrder.finalPoint(of: .documents, in: db)
+                }
             }, sequence: \.sequence, feed: changeFeed)
         follower = PostgresLogFollower(
             log: log, head: head, interval: configuration.feedPollInterval, wakeUp: wakeUp)
@@ -201,7 +205,8 @@ public final class PostgresDocumentStore: DocumentStore {
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
         try read("reading the change log") { db in
             try PostgresChangeLog.records(
-                after: sequence, through: try PostgresCommitOrder.finalPoint(of: .documents, in: db), limit: limit, in: db)
+                after: sequence, through: try PostgresCommitOrder.finalPoint(of: .documents, in: db), limit: limit,
+                in: db)
         }
     }
 
