@@ -8,16 +8,18 @@ internal import HearthPostgres
 /// A commit locks what it touches (path advisory locks, row locks), writes, asks the judge, records its receipt, and
 /// only then, just before `COMMIT`, takes its change-log sequence numbers from its log's SEQUENCE (after announcing
 /// that it does, see ``numbering(_:of:in:)``). No lock is shared by every commit, so commits on different documents
-/// (tree writes to disjoint subtrees) run side by side on every node. Two commits that conflict — one writes a document the other writes, or reads in
-/// its transaction — are numbered in their commit order: the second cannot take its row or path lock, and so cannot
-/// reach `nextval`, before the first committed, and the first took its numbers before it committed.
+/// (tree writes to disjoint subtrees) run side by side on every node. Two commits that conflict — one writes a
+/// document the other writes, or reads in its transaction; a tree write at the other's location, an ancestor or a
+/// descendant (PostgresTreePathLocks) — are numbered in their commit order: the second cannot take its row or path
+/// lock, and so cannot reach `nextval`, before the first committed, and the first took its numbers before it
+/// committed.
 ///
 /// Numbers can commit out of order, so reading "after the last delivered" could skip a number taken earlier whose
 /// transaction commits later. A reader therefore delivers only up to a *final point* (``finalPoint(of:in:)``):
 /// 1. It reads the sequence's last value `L`. Every number ≤ `L` was taken before that read.
-/// 2. It lists the transactions that hold the log's numbering lock in this database (`pg_locks`). A commit takes that lock
-///    (shared, until it ends) before its `nextval`, so the taker of any number ≤ `L` either still holds it — it is
-///    listed — or has ended, committed or rolled back.
+/// 2. It lists the transactions that hold the log's numbering lock in this database (`pg_locks`). A commit takes
+///    that lock (shared, until it ends) before its `nextval`, so the taker of any number ≤ `L` either still holds
+///    it — it is listed — or has ended, committed or rolled back.
 /// 3. It waits until none of those listed still holds the lock. PostgreSQL releases a transaction's locks only after
 ///    its commit is visible to new snapshots, so from then on a read sees every committed number ≤ `L`, and a number
 ///    ≤ `L` not there is a gap (a rolled-back commit's) for good.
