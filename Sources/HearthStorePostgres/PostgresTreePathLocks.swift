@@ -4,10 +4,10 @@ import HearthStore
 
 /// Transaction-scoped advisory locks on tree locations, which order conflicting tree writes of every node without a
 /// lock every write shares (issue 22). A write locks each location it replaces exclusively and each of that
-/// location's ancestors, up to the namespace's root, shared. So a write waits for a write at the same location, at
-/// an ancestor (which replaces the whole subtree, this location included) and at a descendant (which the write
-/// replaces), each until that one committed; writes to disjoint subtrees — siblings, cousins — share only shared
-/// locks and never wait for each other.
+/// location's ancestors, up to the namespace's root, shared (a PATCH of many entries locks its own location instead,
+/// see ``entryLocks``). So a write waits for a write at the same location, at an ancestor (which replaces the whole
+/// subtree, this location included) and at a descendant (which the write replaces), each until that one committed;
+/// writes to disjoint subtrees — siblings, cousins — share only shared locks and never wait for each other.
 ///
 /// Everything a write computes from the data as it is before it — `.sv` increments, the `if-match` ETag of a
 /// transaction, a priority write's node — lies at or below the locations it locks exclusively, so two writes that
@@ -97,12 +97,21 @@ enum PostgresTreePathLocks {
         }
     }
 
-    /// The locations a write replaces: its own, or each entry's of a PATCH.
+    /// The most PATCH entries locked one by one; a larger PATCH locks its own location exclusively instead.
+    /// PostgreSQL keeps every lock in one shared table, of `max_locks_per_transaction` × `max_connections` slots
+    /// (6,400 by default) for all sessions together, and fails a transaction that would pass it ("out of shared
+    /// memory"): a fan-out PATCH of thousands of keys must not take a lock per key. Its location covers every entry,
+    /// so the write still conflicts with everything it conflicted with, and with writes beside its entries too.
+    static let entryLocks = 64
+
+    /// The locations a write locks exclusively: its own, or each entry's of a PATCH of up to ``entryLocks``
+    /// entries.
     private static func written(_ write: TreeWrite) -> [TreePath] {
         switch write.operation {
         case .put, .priority: return [write.path]
         case .patch(let entries):
-            return entries.isEmpty ? [write.path] : entries.map { write.path.appending($0.path) }
+            return entries.isEmpty || entries.count > entryLocks
+                ? [write.path] : entries.map { write.path.appending($0.path) }
         }
     }
 

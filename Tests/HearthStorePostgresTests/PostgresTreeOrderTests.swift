@@ -190,4 +190,31 @@ struct PostgresTreeOrderTests {
         try await slow.put("/a/x", "1")
         #expect(try other.value("/a", .export) == json(#"{"x": 1}"#))
     }
+
+    @Test func aPatchOfThousandsOfKeysHoldsTwoLocationLocksNotOneAKey() async throws {
+        // PostgreSQL keeps every lock of every session in one table (6,400 by default) and fails a transaction that
+        // would pass it: a fan-out PATCH taking a lock per key would fail on a default server, and hold up others.
+        let info = try TestCluster.freshDatabase()
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var configuration = PostgresDocumentStore.Configuration(conninfo: info)
+        configuration.pauseAfterTreeNumbering = holdingFirstNumbers(held: held, release: release)
+        let store = try PostgresDocumentStore(configuration: configuration)
+        defer { store.close() }
+        let tree = try PostgresTreeStore(store: store)
+        let entries = (0..<1_000).map { #""u\#($0)/name": \#($0)"# }.joined(separator: ", ")
+        let write = Task { try await tree.patch("/fan", "{\(entries)}") }
+        await wait(for: held)
+        let raw = try PostgresConnection(conninfo: info)
+        let locks = try raw.query(
+            """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int4::oid
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """, [.int(0x4854_7265)])[0].int(0)
+        release.signal()
+        _ = try await write.value
+        // The root's, shared, and the patched location's, exclusive.
+        #expect(locks == 2)
+        #expect(try tree.value("/fan/u999/name") == .integer(999))
+    }
 }
