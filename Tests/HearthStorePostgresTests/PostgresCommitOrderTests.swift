@@ -371,21 +371,3 @@ struct PostgresCommitOrderTests {
         #expect(try holding.changes(after: 0, limit: 10).map(\.path) == [path("c/held")])
     }
 }
-
-/// A `pauseAfterNumbering` hook that holds the first commit to take numbers (signalling `held`, then waiting for
-/// `release`) between its numbers and `COMMIT`, and lets every later commit through.
-private func holdingFirstNumbers(
-    held: DispatchSemaphore, release: DispatchSemaphore
-) -> @Sendable ([Int64]) -> Double {
-    let first = Mutex(true)
-    return { _ in
-        let isFirst = first.withLock { was in
-            defer { was = false }
-            return was
-        }
-        guard isFirst else { return 0 }
-        held.signal()
-        release.wait()
-        return 0
-    }
-}
