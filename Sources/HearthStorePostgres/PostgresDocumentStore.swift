@@ -226,7 +226,10 @@ public final class PostgresDocumentStore: DocumentStore {
     public func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?) {
         try read("reading the change log's head") { db in
             let time = try PostgresCommitOrder.lastStampedTime(in: db)
-            return (try PostgresCommitOrder.finalPoint(of: .documents, in: db), time > 0 ? Timestamp(microseconds: time) : nil)
+            return (
+                try PostgresCommitOrder.finalPoint(of: .documents, in: db),
+                time > 0 ? Timestamp(microseconds: time) : nil
+            )
         }
     }
 
