@@ -201,7 +201,7 @@ let package = Package(
             name: "HearthStorePostgresTests",
             dependencies: [
                 "HearthStorePostgres", "HearthStore", "HearthCore", "HearthPostgres", "HearthPostgresTestSupport",
-                "HearthStoreConformance", "HearthAuth",
+                "HearthStoreConformance", "HearthAuth", "HearthStorage",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

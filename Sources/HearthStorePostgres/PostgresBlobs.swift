@@ -54,6 +54,50 @@ package final class PostgresBlobs: Sendable {
         }
     }
 
+    /// Appends what `descriptor` holds from its offset to its end to blob `id` as chunks numbered from `sequence`, in
+    /// the caller's transaction (no empty chunk: the caller knows whether the blob has chunk 0). Returns how many
+    /// chunks and bytes it added.
+    static func append(
+        _ id: String, from descriptor: Int32, sequence first: Int64, chunkBytes: Int, in db: PostgresConnection
+    ) throws -> (chunks: Int64, bytes: Int64) {
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
+        var sequence = first
+        var total: Int64 = 0
+        while true {
+            let count = try fill(&buffer, from: descriptor)
+            if count > 0 {
+                try db.query(
+                    "INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, $2, $3)",
+                    [.text(id), .int(sequence), .binary(Array(buffer[0..<count]))])
+                sequence += 1
+                total += Int64(count)
+            }
+            if count < chunkBytes { return (sequence - first, total) }
+        }
+    }
+
+    /// Inserts the empty chunk 0 of blob `id` in the caller's transaction: an empty blob, not a missing one.
+    static func insertEmpty(_ id: String, in db: PostgresConnection) throws {
+        try db.query("INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, 0, $2)", [.text(id), .binary([])])
+    }
+
+    /// Feeds the first `chunks` chunks of blob `id` to `body` in order, one query each, in the caller's
+    /// transaction.
+    /// - Throws: `INTERNAL` when one is missing.
+    static func forEachChunk(
+        _ id: String, chunks: Int64, in db: PostgresConnection, _ body: ([UInt8]) throws -> Void
+    ) throws {
+        for sequence in 0..<chunks {
+            let rows = try db.query(
+                "SELECT data FROM storage_blob_chunks WHERE blob = $1 AND seq = $2", [.text(id), .int(sequence)],
+                binaryResults: true)
+            guard rows.count == 1, let data = try rows[0].bytes(0) else {
+                throw HearthError.internal("Chunk \(sequence) of blob \(id) is missing.")
+            }
+            try body(data)
+        }
+    }
+
     /// Deletes the chunks of blob `id` in the caller's transaction.
     static func remove(_ id: String, in db: PostgresConnection) throws {
         try db.query("DELETE FROM storage_blob_chunks WHERE blob = $1", [.text(id)])

@@ -7,16 +7,17 @@ package import HearthStorage
 /// `storage_blob_chunks`): an upload on one node is served by every node, and a delete or a metadata change on one
 /// is seen by all. Each node's `FileStore` keeps fetched bytes in its `blobs/` as a cache.
 package final class PostgresObjects: SharedObjects {
-    private let store: PostgresDocumentStore
-    private let blobs: PostgresBlobs
+    let store: PostgresDocumentStore
+    let blobs: PostgresBlobs
 
-    /// The objects in the database of `store` (migrated when it opened), which its owner closes.
-    package init(store: PostgresDocumentStore) {
+    /// The objects in the database of `store` (migrated when it opened), which its owner closes; their bytes in
+    /// chunks of at most a MiB unless `chunkBytes` says otherwise (tests use small ones to make many).
+    package init(store: PostgresDocumentStore, chunkBytes: Int = 1 << 20) {
         self.store = store
-        blobs = PostgresBlobs(store: store)
+        blobs = PostgresBlobs(store: store, chunkBytes: chunkBytes)
     }
 
-    private static let columns =
+    static let columns =
         "bucket, name, generation, metageneration, blob, size, md5, crc32c, content_type, cache_control, "
         + "content_disposition, content_encoding, content_language, custom, tokens, created_ms, updated_ms"
 
@@ -86,7 +87,7 @@ package final class PostgresObjects: SharedObjects {
 
     // MARK: - Rows
 
-    private func write<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
+    func write<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
         do {
             return try store.writer.withTransaction("BEGIN", body)
         } catch {
@@ -95,11 +96,11 @@ package final class PostgresObjects: SharedObjects {
     }
 
     /// Takes the transaction-scoped advisory lock of one object name.
-    private static func lockName(_ bucket: String, _ name: String, in db: PostgresConnection) throws {
+    static func lockName(_ bucket: String, _ name: String, in db: PostgresConnection) throws {
         try db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(bucket + "/" + name)])
     }
 
-    private static func fetch(
+    static func fetch(
         _ bucket: String, _ name: String, locking: Bool, in db: PostgresConnection
     ) throws -> StoredObject? {
         let rows = try db.query(
@@ -108,7 +109,7 @@ package final class PostgresObjects: SharedObjects {
         return try rows.rows.first.map(decode)
     }
 
-    private static func upsert(_ object: StoredObject, in db: PostgresConnection) throws {
+    static func upsert(_ object: StoredObject, in db: PostgresConnection) throws {
         let attributes = object.attributes
         let custom = String(
             decoding: JSONValue.object(attributes.custom.mapValues { .string($0) }).serialized(), as: UTF8.self)

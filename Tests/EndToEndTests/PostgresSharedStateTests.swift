@@ -157,6 +157,54 @@ struct PostgresSharedStateTests {
         _ = (first, second)
     }
 
+    @Test("a resumable upload begun on one node is continued on a second, finished on a third, served by the first")
+    func resumableUploadsAreSharedByEveryNode() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let first = try await Self.node(url)
+        let second = try await Self.node(url)
+        let third = try await Self.node(url)
+        // Over 1 MiB in its second chunk: that chunk is more than one row in the database.
+        let bytes = patternBytes(262_144 + 1_300_000 + 777, seed: 3)
+        let session = try await first.client.startResumable(
+            "videos/trip.bin", metadata: #"{"contentType":"video/x-trip"}"#)
+        let chunk1 = try await second.client.resumable(session, "upload", offset: 0, body: Array(bytes[..<262_144]))
+        #expect(chunk1.status == 200, "\(chunk1)")
+        #expect(chunk1.headers["x-goog-upload-size-received"] == "262144")
+        let chunk2 = try await first.client.resumable(
+            session, "upload", offset: 262_144, body: Array(bytes[262_144..<1_562_144]))
+        #expect(chunk2.headers["x-goog-upload-size-received"] == "1562144", "\(chunk2)")
+        // A chunk sent again at an old offset, on yet another node: refused with where the session stands.
+        let stale = try await third.client.resumable(session, "upload", offset: 0, body: [1, 2, 3])
+        #expect(stale.status == 400, "\(stale)")
+        #expect(stale.headers["x-goog-upload-size-received"] == "1562144")
+        let query = try await third.client.resumable(session, "query")
+        #expect(query.headers["x-goog-upload-size-received"] == "1562144", "\(query)")
+        let finished = try expectOK(
+            await third.client.resumable(
+                session, "upload, finalize", offset: 1_562_144, body: Array(bytes[1_562_144...])))
+        #expect(finished["size"] == .string(String(bytes.count)))
+        #expect(finished["contentType"] == "video/x-trip")
+
+        let download = try await first.client.get(Storage.object("videos/trip.bin"), query: [("alt", "media")])
+        #expect(download.status == 200)
+        #expect(download.body == bytes, "the first node serves the bytes the other two received")
+        // The checksums the finishing node computed over the stored bytes are those of a one-request upload.
+        let single = try expectOK(await second.client.upload("videos/single.bin", bytes))
+        #expect(finished["md5Hash"] == single["md5Hash"])
+        #expect(finished["crc32c"] == single["crc32c"])
+        let after = try await first.client.resumable(session, "upload", offset: bytes.count, body: [1])
+        #expect(after.status == 404, "a finished session takes no more chunks on any node: \(after)")
+
+        // Cancelled on another node than the one it began on: gone on every node.
+        let cancelled = try await second.client.startResumable("videos/cancelled.bin")
+        #expect(try await first.client.resumable(cancelled, "upload", offset: 0, body: [1, 2]).status == 200)
+        let cancel = try await third.client.resumable(cancelled, "cancel")
+        #expect(cancel.headers["x-goog-upload-status"] == "cancelled", "\(cancel)")
+        #expect(try await second.client.resumable(cancelled, "query").status == 404)
+        #expect(try await first.client.get(Storage.object("videos/cancelled.bin")).status == 404)
+        _ = (first, second, third)
+    }
+
     @Test("/healthz answers 503 UNAVAILABLE while PostgreSQL is stopped, and ok again once it is started")
     func healthFollowsTheDatabase() async throws {
         // A cluster of its own: this test stops it.
