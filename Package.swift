@@ -113,7 +113,7 @@ let package = Package(
             name: "HearthCLI",
             dependencies: [
                 "HearthServer", "HearthAuth", "HearthRules", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres",
-                "HearthLog",
+                "HearthLog", "HearthHTTP",
             ],
             swiftSettings: swiftSettings
         ),

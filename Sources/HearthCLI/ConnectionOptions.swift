@@ -1,11 +1,14 @@
+import HearthHTTP
 import HearthServer
 
-/// `hearth serve`'s connection limits: how many clients in total and from one address.
+/// `hearth serve`'s connection limits (how many clients in total and from one address) and the proxies trusted to
+/// say which address a request comes from.
 enum ConnectionOptions {
     /// (flag, environment variable, config-file key) of each option.
     static let keys: [(flag: String, environment: String, file: String)] = [
         ("--max-connections", "HEARTH_MAX_CONNECTIONS", "maxConnections"),
         ("--max-connections-per-address", "HEARTH_MAX_CONNECTIONS_PER_ADDRESS", "maxConnectionsPerAddress"),
+        ("--trusted-proxies", "HEARTH_TRUSTED_PROXIES", "trustedProxies"),
     ]
 
     /// The flags that take a value.
@@ -18,7 +21,12 @@ enum ConnectionOptions {
               --max-connections N     client connections open at once       HEARTH_MAX_CONNECTIONS (default 16384)
               --max-connections-per-address N                               HEARTH_MAX_CONNECTIONS_PER_ADDRESS
                                       connections from one client address;  (default 256)
-                                      0: no per-address limit
+                                      0: no per-address limit (counts TCP
+                                      peers, so a proxy's connections too)
+              --trusted-proxies LIST  comma-separated proxy addresses or    HEARTH_TRUSTED_PROXIES (default: none)
+                                      CIDR ranges (127.0.0.1,10.0.0.0/8)
+                                      whose X-Forwarded-For names the
+                                      client per-address limits count
             """
 
     /// Applies the options `value` resolves (flag > environment > file) to `configuration`.
@@ -35,6 +43,14 @@ enum ConnectionOptions {
                     description: "--max-connections-per-address must be 0…1000000, not \(text)")
             }
             configuration.maxConnectionsPerAddress = number
+        }
+        if let text = value("--trusted-proxies") {
+            do {
+                configuration.trustedProxies = try TrustedProxies(parsing: text)
+            } catch {
+                throw CommandLineArguments.UsageError(
+                    description: "--trusted-proxies takes IP addresses or CIDR ranges (10.0.0.0/8), not \(error.entry)")
+            }
         }
     }
 }

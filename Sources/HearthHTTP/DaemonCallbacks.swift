@@ -61,7 +61,8 @@ func accessHandler(
         context.head = nil
     } else {
         request = makeRequest(
-            connection: connection, url: url, method: method, body: context.body, bodyTooLarge: context.bodyTooLarge)
+            connection: connection, url: url, method: method, body: context.body, bodyTooLarge: context.bodyTooLarge,
+            trustedProxies: core.configuration.trustedProxies)
     }
     context.body = []
     return core.dispatch(request, context: context, connection: connection)

@@ -25,7 +25,8 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body; empty when `bodyTooLarge` is set.
     public var body: [UInt8]
-    /// The client's IP address as text (`"127.0.0.1"`, `"::1"`).
+    /// The client's IP address as text (`"127.0.0.1"`, `"::1"`): the TCP peer's, or, when the peer is one of
+    /// `HTTPServer.Configuration.trustedProxies`, the client its `X-Forwarded-For` names.
     public var remoteAddress: String
     /// Set when the body exceeded `HTTPServer.Configuration.maxBodyBytes`. The server then stopped buffering and
     /// discarded the rest, so the responder can answer with its own error format.

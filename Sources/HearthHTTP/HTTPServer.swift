@@ -28,6 +28,10 @@ public final class HTTPServer: Sendable {
         /// The most connections open at once from one client address; further ones from it are closed at once, so
         /// one client cannot take every slot. 0 means no per-address limit.
         public var perAddressConnectionLimit: Int = 256
+        /// The proxies whose `X-Forwarded-For` names the client a request's `remoteAddress` gives; none by default,
+        /// so the TCP peer is the client. The per-address connection limit still counts TCP peers: it acts when a
+        /// connection is accepted, before any header is read.
+        public var trustedProxies: TrustedProxies = .none
         /// Seconds a request's head (request line and header fields) may take to arrive, counted from the accept
         /// (or, on a kept-alive connection, from the request line), however steadily its bytes trickle in.
         public var headerTimeout: Int = 30

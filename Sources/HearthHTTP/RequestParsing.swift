@@ -4,10 +4,11 @@ import Foundation
 /// Builds the `HTTPRequest` for a connection whose request is complete, from what libmicrohttpd has parsed.
 ///
 /// libmicrohttpd has already split off the query string, percent-decoded the path, and decoded every argument
-/// (`+` and `%XX`), keeping duplicates.
+/// (`+` and `%XX`), keeping duplicates. The client address is the TCP peer's, or what `trustedProxies` say the
+/// `X-Forwarded-For` of a trusted proxy's request means (``TrustedProxies/clientAddress(peer:forwardedFor:)``).
 func makeRequest(
     connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, body: [UInt8],
-    bodyTooLarge: Bool
+    bodyTooLarge: Bool, trustedProxies: TrustedProxies
 ) -> HTTPRequest {
     var headers: [(name: String, value: String)] = []
     // Room for what a typical client sends, so the list is not regrown two or three times per request.
@@ -19,13 +20,16 @@ func makeRequest(
     withUnsafeMutablePointer(to: &query) { pointer in
         _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, pointer)
     }
+    let fields = HTTPHeaders(headers)
+    let peer = remoteAddress(of: connection)
     return HTTPRequest(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: query,
-        headers: HTTPHeaders(headers),
+        headers: fields,
         body: body,
-        remoteAddress: remoteAddress(of: connection),
+        remoteAddress: trustedProxies.isEmpty
+            ? peer : trustedProxies.clientAddress(peer: peer, forwardedFor: fields.values(for: "x-forwarded-for")),
         bodyTooLarge: bodyTooLarge)
 }
 

@@ -23,7 +23,9 @@ extension ServerCore {
         context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?
     ) -> MHD_Result {
-        let head = makeRequest(connection: connection, url: url, method: method, body: [], bodyTooLarge: false)
+        let head = makeRequest(
+            connection: connection, url: url, method: method, body: [], bodyTooLarge: false,
+            trustedProxies: configuration.trustedProxies)
         switch responder.bodyPlan(for: head) {
         case .buffered:
             context.head = head

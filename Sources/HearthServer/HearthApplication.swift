@@ -48,6 +48,7 @@ public final class HearthApplication: Sendable {
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
         httpConfiguration.connectionLimit = configuration.maxConnections
         httpConfiguration.perAddressConnectionLimit = configuration.maxConnectionsPerAddress
+        httpConfiguration.trustedProxies = configuration.trustedProxies
         // libmicrohttpd's own notes (a refused connection, a closed slow request head) are worth an operator's eye.
         let diagnostics = DiagnosticsLog(logger: logger)
         httpConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
@@ -74,7 +75,9 @@ public final class HearthApplication: Sendable {
         var grpcConfiguration = HTTP2Server.Configuration()
         grpcConfiguration.diagnosticsHandler = { line in diagnostics.write(line) }
         let grpc = HTTP2Server(
-            configuration: grpcConfiguration, handler: grpcHandler(service: firestoreGRPC, logger: logger))
+            configuration: grpcConfiguration,
+            handler: grpcHandler(
+                service: firestoreGRPC, trustedProxies: configuration.trustedProxies, logger: logger))
         self.grpc = grpc
         // One port for both, as Google's emulator: `FIRESTORE_EMULATOR_HOST=host:port` reaches the gRPC side.
         httpConfiguration.http2Connections = { socket in grpc.adopt(socket: socket) }

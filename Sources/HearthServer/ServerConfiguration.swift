@@ -1,4 +1,5 @@
 import Foundation
+public import HearthHTTP
 public import HearthLog
 public import HearthStore
 
@@ -35,6 +36,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxConnections: Int = 16384
     /// The most client connections open at once from one address (`--max-connections-per-address`); 0: no limit.
     public var maxConnectionsPerAddress: Int = 256
+    /// The proxies whose `X-Forwarded-For` (gRPC: `x-forwarded-for` metadata) names the client every per-address
+    /// limit counts (`--trusted-proxies`); none by default, so every request is its TCP peer's.
+    public var trustedProxies: TrustedProxies = .none
     /// Threads that run reads whose cost grows with the data (queries, `batchGet`, listings), beside the HTTP
     /// threads; more than that many such reads at once wait their turn.
     public var readWorkers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)

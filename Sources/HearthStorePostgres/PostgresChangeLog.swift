@@ -2,21 +2,8 @@ import HearthCore
 internal import HearthPostgres
 import HearthStore
 
-/// The `changes` table, numbered by the `change_sequence` SEQUENCE (PostgresCommitOrder), and the `commit_clock` row
-/// the tree's writes still lock.
+/// The `changes` table, numbered by the `change_sequence` SEQUENCE (PostgresCommitOrder).
 enum PostgresChangeLog {
-    /// Locks the clock row (the tree's writes) and returns the write's time — `now`, or just after the previous
-    /// one's when the clock has not moved past it, so tree commit times strictly increase — and the last document
-    /// sequence it recorded (no longer kept: documents are numbered by `change_sequence`).
-    static func beginCommit(now: Timestamp, in db: PostgresConnection) throws -> (Timestamp, Int64) {
-        let row = try db.query(
-            """
-            UPDATE commit_clock SET last_commit_time = greatest($1, last_commit_time + 1) WHERE id = 1
-            RETURNING last_commit_time, last_sequence
-            """, [.int(now.microseconds)], binaryResults: true)[0]
-        return (Timestamp(microseconds: try row.int(0) ?? 0), try row.int(1) ?? 0)
-    }
-
     /// Appends a commit's changes, in one statement per hundred.
     static func append(_ records: [ChangeRecord], in db: PostgresConnection) throws {
         for start in stride(from: 0, to: records.count, by: 100) {

@@ -41,6 +41,9 @@ public final class PostgresDocumentStore: DocumentStore {
         /// (given), just before `COMMIT`; the commit then sleeps that many seconds in PostgreSQL (`pg_sleep`), holding
         /// its numbers, so that commits taking later ones commit first.
         package var pauseAfterNumbering: (@Sendable (_ sequences: [Int64]) -> Double)?
+        /// For tests of the tree's write order: as ``pauseAfterNumbering``, in each tree write (PostgresTreeStore),
+        /// given its one tree change-log number.
+        package var pauseAfterTreeNumbering: (@Sendable (_ sequences: [Int64]) -> Double)?
         /// Development mode: a query lacking its composite index is answered by a scan, and the index is learned
         /// (kept in `learned_indexes`, declared again at each start in this mode) and built, as SQLite's engine does.
         public var learnsIndexes = false
@@ -131,7 +134,9 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
                 return try PostgresIndexCatalog.reconcile(catalog, with: definitions, in: db)
             }
-            head = try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(in: db) }
+            head = try readers.withConnection(idempotent: true) { db in
+                try PostgresCommitOrder.finalPoint(of: .documents, in: db)
+            }
         } catch {
             throw hearthError(error, doing: "migrating the schema")
         }
@@ -143,7 +148,9 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
             },
             finalPoint: { [readers] in
-                try readers.withConnection(idempotent: true) { db in try PostgresCommitOrder.finalPoint(in: db) }
+                try readers.withConnection(idempotent: true) { db in
+                    try PostgresCommitOrder.finalPoint(of: .documents, in: db)
+                }
             }, sequence: \.sequence, feed: changeFeed)
         follower = PostgresLogFollower(
             log: log, head: head, interval: configuration.feedPollInterval, wakeUp: wakeUp)
@@ -203,13 +210,27 @@ public final class PostgresDocumentStore: DocumentStore {
     public func changes(after sequence: Int64, limit: Int) throws(HearthError) -> [ChangeRecord] {
         try read("reading the change log") { db in
             try PostgresChangeLog.records(
-                after: sequence, through: try PostgresCommitOrder.finalPoint(in: db), limit: limit, in: db)
+                after: sequence, through: try PostgresCommitOrder.finalPoint(of: .documents, in: db), limit: limit,
+                in: db)
         }
     }
 
     /// The log's final point: every change at or below it that will ever commit has committed.
     public func head() throws(HearthError) -> Int64 {
-        try read("reading the change log's head") { db in try PostgresCommitOrder.finalPoint(in: db) }
+        try read("reading the change log's head") { db in try PostgresCommitOrder.finalPoint(of: .documents, in: db) }
+    }
+
+    /// The final point, and the last commit time stamped before it was read: every commit stamped by then has a
+    /// number at or below it (times and numbers are handed out together, PostgresCommitOrder), and every later one a
+    /// later time, whatever this node's clock says. `nil` before the first commit.
+    public func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?) {
+        try read("reading the change log's head") { db in
+            let time = try PostgresCommitOrder.lastStampedTime(in: db)
+            return (
+                try PostgresCommitOrder.finalPoint(of: .documents, in: db),
+                time > 0 ? Timestamp(microseconds: time) : nil
+            )
+        }
     }
 
     /// Always: the log is never pruned. Its numbers have gaps — a commit that rolled back after taking its numbers,

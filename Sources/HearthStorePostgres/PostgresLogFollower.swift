@@ -6,12 +6,11 @@ import Synchronization
 /// committed change once, in sequence order, whichever node committed it.
 ///
 /// The follower only ever delivers up to the log's *final point* (``Log/finalPoint``): the sequence at or below which
-/// every change that will ever commit has committed. For the document log that point comes from
-/// ``PostgresCommitOrder/finalPoint(in:)``, since commits there take their numbers without a shared lock and can
+/// every change that will ever commit has committed. For both logs, the documents' and the tree's, that point comes
+/// from ``PostgresCommitOrder/finalPoint(of:in:)``, since commits take their numbers without a shared lock and can
 /// commit out of number order; the follower waits for it rather than read past a number whose commit is still on its
 /// way, so it never skips one that commits late, and a number below the point that is not in the log is a gap for
-/// good (a rolled-back commit's). The tree's log is still numbered under the `commit_clock` row lock, so its head is
-/// final as it is read.
+/// good (a rolled-back commit's).
 ///
 /// Every delivery runs on the follower's own queue, so waiting for the final point never holds up this node's next
 /// commit: after one of this node's commits (``committed(through:then:)``, which answers the commit's caller only

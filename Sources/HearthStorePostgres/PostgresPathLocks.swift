@@ -10,7 +10,8 @@ internal import HearthPostgres
 /// another kind of lock with 40P01, which is `ABORTED`).
 ///
 /// A key is a 32-bit hash of the path under Hearth's own lock class; two paths sharing a hash only wait on each
-/// other, never skip a check.
+/// other, never skip a check. The tree's writes lock their locations the same way, under a class of their own
+/// (``PostgresTreePathLocks``).
 enum PostgresPathLocks {
     /// The first key of every document path lock ("HDoc"), apart from other uses of advisory locks.
     static let lockClass: Int32 = 0x4844_6F63
@@ -18,8 +19,14 @@ enum PostgresPathLocks {
     /// Locks `writing` exclusively and `reading` (beyond what is written) shared, until the transaction ends.
     static func lock(writing: [ResourcePath], reading: [ResourcePath], in db: PostgresConnection) throws {
         var exclusive: [Int32: Bool] = [:]
-        for path in reading { exclusive[key(path)] = false }
-        for path in writing { exclusive[key(path)] = true }
+        for path in reading { exclusive[key(Array(path.description.utf8))] = false }
+        for path in writing { exclusive[key(Array(path.description.utf8))] = true }
+        try lock(exclusive, class: lockClass, in: db)
+    }
+
+    /// Locks each key of `exclusive` under `lockClass` — exclusively where its value is `true`, shared otherwise —
+    /// until the transaction ends, in one statement, in ascending key order (so lockers never deadlock).
+    static func lock(_ exclusive: [Int32: Bool], class lockClass: Int32, in db: PostgresConnection) throws {
         guard !exclusive.isEmpty else { return }
         let ordered = exclusive.sorted { $0.key < $1.key }
         try db.query(
@@ -35,10 +42,10 @@ enum PostgresPathLocks {
             ])
     }
 
-    /// The path's lock key: FNV-1a over its text.
-    static func key(_ path: ResourcePath) -> Int32 {
+    /// A lock key: FNV-1a over `bytes` (a document path's text, a tree location's key).
+    static func key(_ bytes: [UInt8]) -> Int32 {
         var hash: UInt32 = 0x811C_9DC5
-        for byte in path.description.utf8 {
+        for byte in bytes {
             hash ^= UInt32(byte)
             hash = hash &* 0x0100_0193
         }

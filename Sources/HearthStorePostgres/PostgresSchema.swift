@@ -439,7 +439,7 @@ enum PostgresSchema {
                     changes int4, now_us int8, floor_us int8, OUT numbers int8[], OUT commit_time int8)
                 LANGUAGE plpgsql AS $$
                 BEGIN
-                    PERFORM pg_advisory_xact_lock_shared(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.numberingKey));
+                    PERFORM pg_advisory_xact_lock_shared(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.Log.documents.numberingKey));
                     PERFORM pg_advisory_lock(\(PostgresCommitOrder.lockClass), \(PostgresCommitOrder.stampKey));
                     BEGIN
                         SELECT greatest(now_us, floor_us, last_value + 1) INTO commit_time FROM commit_time_sequence;
@@ -458,6 +458,16 @@ enum PostgresSchema {
         ),
         (
             46,
+            [
+                // The tree change log's numbers (PostgresCommitOrder.Log.tree), taken last in each tree write instead
+                // of under the commit_clock row lock, so tree writes to disjoint subtrees no longer wait on each other;
+                // it goes on from the last number the clock row handed out. CACHE 1, as change_sequence.
+                "CREATE SEQUENCE tree_change_sequence AS int8 MINVALUE 0 START WITH 1 CACHE 1",
+                "SELECT setval('tree_change_sequence', last_tree_sequence + 1, false) FROM commit_clock WHERE id = 1",
+            ]
+        ),
+        (
+            47,
             [
                 // Resumable upload sessions shared by every node (PostgresObjects+Sessions): a chunk appended on any
                 // node goes to the blob's chunks in storage_blob_chunks (`chunks` of them so far) in the transaction

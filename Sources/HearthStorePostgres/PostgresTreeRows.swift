@@ -64,36 +64,34 @@ struct PostgresTreeRows: TreeRowAccess {
         }
     }
 
-    /// Takes the next tree sequence from the clock row (locked by the write's `PostgresChangeLog.beginCommit`).
+    /// The change as the applier logs it, not yet numbered (sequence 0) nor stored: the write takes its number last,
+    /// just before `COMMIT` (PostgresCommitOrder), and then stores it with ``insertChange(_:)``.
     func appendChange(
         commitTime: Int64, namespace: String, kind: TreeChange.Kind, path: TreePath, updates: [TreeChange.Update]
     ) throws -> TreeChange {
-        let sequence =
-            try db.query(
-                """
-                UPDATE commit_clock SET last_tree_sequence = last_tree_sequence + 1 WHERE id = 1
-                RETURNING last_tree_sequence
-                """)[0].int(0) ?? 0
+        TreeChange(sequence: 0, commitTime: commitTime, namespace: namespace, kind: kind, path: path, updates: updates)
+    }
+
+    /// Stores a numbered change in the tree's change log.
+    func insertChange(_ change: TreeChange) throws {
         try db.query(
             """
             INSERT INTO tree_changes(sequence, commit_time, namespace, kind, path, data)
             VALUES ($1, $2, $3, $4, $5, $6)
             """,
             [
-                .int(sequence), .int(commitTime), .text(namespace), .text(kind.rawValue), .text(path.description),
-                .binary(TreeChangeData.encode(kind, updates)),
+                .int(change.sequence), .int(change.commitTime), .text(change.namespace), .text(change.kind.rawValue),
+                .text(change.path.description), .binary(TreeChangeData.encode(change.kind, change.updates)),
             ])
-        return TreeChange(
-            sequence: sequence, commitTime: commitTime, namespace: namespace, kind: kind, path: path, updates: updates)
     }
 
-    /// Change-log entries after `sequence`, oldest first.
-    func changes(after sequence: Int64, limit: Int) throws -> [TreeChange] {
+    /// Change-log entries after `sequence` and at most `through` (a final point), oldest first.
+    func changes(after sequence: Int64, through: Int64, limit: Int) throws -> [TreeChange] {
         let rows = try db.query(
             """
             SELECT sequence, commit_time, namespace, kind, path, data FROM tree_changes
-            WHERE sequence > $1 ORDER BY sequence LIMIT $2
-            """, [.int(sequence), .int(Int64(max(0, limit)))], binaryResults: true)
+            WHERE sequence > $1 AND sequence <= $3 ORDER BY sequence LIMIT $2
+            """, [.int(sequence), .int(Int64(max(0, limit))), .int(through)], binaryResults: true)
         return try rows.rows.map { row in
             let kind = TreeChange.Kind(rawValue: try row.string(3) ?? "") ?? .put
             let path = TreeChangeData.storedPath(try row.string(4) ?? "")
@@ -101,11 +99,6 @@ struct PostgresTreeRows: TreeRowAccess {
                 sequence: try row.int(0) ?? 0, commitTime: try row.int(1) ?? 0, namespace: try row.string(2) ?? "",
                 kind: kind, path: path, updates: try TreeChangeData.decode(kind, try row.bytes(5) ?? []))
         }
-    }
-
-    /// The last tree sequence handed out (0 before the first tree write).
-    func head() throws -> Int64 {
-        try db.query("SELECT last_tree_sequence FROM commit_clock WHERE id = 1")[0].int(0) ?? 0
     }
 
     /// A leaf as stored.

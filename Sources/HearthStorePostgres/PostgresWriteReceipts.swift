@@ -20,6 +20,13 @@ enum PostgresWriteReceipts {
         }
     }
 
+    /// Sets the answer of a key this transaction recorded: a tree write records its key before it takes its
+    /// change-log number (a racing resend then fails before it holds up any feed), and its answer, which may show
+    /// the number, once it has it. Its own row, so this never waits.
+    static func setAnswer(_ answer: [UInt8], for id: String, in db: PostgresConnection) throws {
+        try db.query("UPDATE write_receipts SET answer = $2 WHERE id = $1", [.text(id), .binary(answer)])
+    }
+
     /// The answer recorded with a key, or `nil`.
     static func answer(for id: String, in db: PostgresConnection) throws -> [UInt8]? {
         let rows = try db.query("SELECT answer FROM write_receipts WHERE id = $1", [.text(id)], binaryResults: true)

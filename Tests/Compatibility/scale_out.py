@@ -139,13 +139,15 @@ def nginx_for(nodes):
     return Nginx(render)
 
 
-def start_node(url):
-    """A production-mode node (an admin key, no --dev) on the PostgreSQL database at `url`.
+def start_node(url, *extra):
+    """A production-mode node (an admin key, no --dev) on the PostgreSQL database at `url`, with `extra` arguments.
 
-    Every connection reaches a node from nginx's one address, so the per-address connection limit is nginx's job.
+    Every connection reaches a node from nginx's one address, so the per-address connection limit (which counts TCP
+    peers) is nginx's job; nginx (127.0.0.1) is a trusted proxy, so the auth limit per address counts the clients
+    its X-Forwarded-For names.
     """
-    return Hearth("--store", url, "--max-connections-per-address", "0", dev=False,
-                  env={"HEARTH_ADMIN_KEY": ADMIN_KEY})
+    return Hearth("--store", url, "--max-connections-per-address", "0", "--trusted-proxies", "127.0.0.1", *extra,
+                  dev=False, env={"HEARTH_ADMIN_KEY": ADMIN_KEY})
 
 
 def upstream(response):

@@ -72,6 +72,7 @@ http {{
         # The Firestore gRPC methods (exactly /google.firestore.v1.Firestore/<Method>) go over h2c to Hearth's port.
         location ~ ^/google\.firestore\.v1\.Firestore/[A-Za-z]+$ {{
             grpc_pass grpc://hearth_grpc;
+            grpc_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             grpc_read_timeout 1h;
             grpc_send_timeout 1h;
             grpc_socket_keepalive on;
@@ -83,6 +84,7 @@ http {{
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto https;
             proxy_buffering off;
             proxy_request_buffering off;

@@ -99,3 +99,38 @@ def test_a_stop_with_a_channel_open_is_clean():
     # The open HTTP/2 connection was sent GOAWAY and closed; the process then exits normally.
     assert server.process.returncode == 0, server.log()[-2000:]
     channel.close()
+
+
+BEGIN_TRANSACTION = "/google.firestore.v1.Firestore/BeginTransaction"
+
+
+def begin_read_only():
+    """A BeginTransactionRequest (1: database) with options (2) read_only (2), empty: a read-only transaction."""
+    database = f"projects/{PROJECT}/databases/(default)".encode()
+    return b"\x0a" + bytes([len(database)]) + database + b"\x12\x02\x12\x00"
+
+
+def test_a_trusted_proxys_x_forwarded_for_metadata_names_the_caller():
+    """Behind nginx's grpc_pass every call comes from nginx; with --trusted-proxies its `x-forwarded-for` metadata
+    (grpc_set_header) names the caller the per-caller limits count — here the 8 read-only transactions a caller who
+    is not signed in may hold at once, counted by address. Without trusted proxies the metadata is ignored."""
+    for trusted in (True, False):
+        server = Hearth(*(["--trusted-proxies", "127.0.0.1"] if trusted else []))
+        try:
+            with grpc.insecure_channel(server.host) as channel:
+                begin = unary(channel, BEGIN_TRANSACTION)
+
+                def attempt(address):
+                    try:
+                        begin(begin_read_only(), timeout=DEADLINE, metadata=(("x-forwarded-for", address),))
+                        return grpc.StatusCode.OK
+                    except grpc.RpcError as error:
+                        return error.code()
+
+                assert [attempt("203.0.113.1") for _ in range(8)] == [grpc.StatusCode.OK] * 8
+                assert attempt("203.0.113.1") != grpc.StatusCode.OK, "a caller's ninth read-only transaction"
+                # Another client behind the proxy has transactions of its own only when the proxy is trusted.
+                expected = grpc.StatusCode.OK if trusted else grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert attempt("203.0.113.2") == expected
+        finally:
+            server.stop()

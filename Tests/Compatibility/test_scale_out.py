@@ -29,7 +29,7 @@ def cluster():
 
 
 class Deployment:
-    def __init__(self, cluster, standby=None):
+    def __init__(self, cluster, standby=None, extra=()):
         self.cluster = cluster
         # A libpq multi-host URL, as README's failover set-up has: libpq takes the first host that accepts writes.
         # Without a standby, the other host is a port that refuses connections.
@@ -40,7 +40,7 @@ class Deployment:
         self.nodes = []
         self.nginx = None
         for _ in range(3):
-            self.nodes.append(start_node(self.url))
+            self.nodes.append(start_node(self.url, *extra))
         self.nginx = nginx_for(self.nodes)
 
     def node(self, host):
@@ -180,6 +180,42 @@ def test_writes_on_one_node_reach_streams_on_the_others(deployment):
     assert read.json() == {"m0": {"from": writers[0].node}, "m1": {"from": writers[1].node}}
     tree.close()
     documents.close()
+
+
+def test_each_client_behind_nginx_has_its_own_auth_allowance(cluster):
+    """The auth limit per address counts the client nginx forwards for, not nginx, on every node alike.
+
+    The clients here connect to nginx from 127.0.0.1, the very address the nodes trust as their proxy, so the
+    127.0.0.1 nginx appends to X-Forwarded-For is skipped and the rightmost untrusted address is the one the client
+    sent itself: the header stands in for clients on other machines. In production nginx appends the client's own,
+    untrusted, address, which is what counts, and whatever the client wrote left of it is ignored. What this checks
+    is that nginx.conf passes the chain on, every node takes the client from it, and the nodes share each client's
+    allowance (the counters are in PostgreSQL): each client's attempts go to the three nodes in turn.
+    """
+    deployment = Deployment(cluster, extra=("--auth-rate-limits", "address=3/3600"))
+    try:
+        nodes = [node.host for node in deployment.nodes]
+        clients = [deployment.client_on([host], token="") for host in nodes]
+
+        def attempt(address, index):
+            client = clients[index % len(clients)]
+            response = client.request(
+                "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword", params={"key": "k"},
+                json={"email": f"{uuid.uuid4().hex[:10]}@example.com", "password": "secret-pw-1"},
+                headers={"X-Forwarded-For": address})
+            assert response.status_code == 400, response.text
+            assert client.node == nodes[index % len(nodes)], "nginx kept the client on its node"
+            return response.json()["error"]["message"], client.node
+
+        first = [attempt("203.0.113.1", index) for index in range(3)]
+        assert all(message != "TOO_MANY_ATTEMPTS_TRY_LATER" for message, _ in first), first
+        refused = [attempt("203.0.113.1", index) for index in range(3)]
+        assert all(message == "TOO_MANY_ATTEMPTS_TRY_LATER" for message, _ in refused), refused
+        # Another client is not refused because the first ran out, on any node.
+        second = [attempt("203.0.113.2", index) for index in range(3)]
+        assert all(message != "TOO_MANY_ATTEMPTS_TRY_LATER" for message, _ in second), second
+    finally:
+        deployment.stop()
 
 
 def test_a_killed_node_loses_nothing_acknowledged_and_its_clients_resume_elsewhere(deployment):

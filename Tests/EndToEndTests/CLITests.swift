@@ -64,6 +64,7 @@ struct CLITests {
             (["serve", "--bogus"], "--bogus"),
             (["serve", "--port", "notaport"], "--port"),
             (["serve", "--log-level", "loud"], "--log-level"),
+            (["serve", "--trusted-proxies", "127.0.0.1,nginx.local"], "nginx.local"),
             (["serve", "--port"], "--port"),
             (["frobnicate"], "frobnicate"),
         ])

@@ -231,6 +231,32 @@ struct PostgresCommitOrderTests {
         #expect(results.map(\.commitTime) == Array(log.prefix(6).map(\.commitTime)))
     }
 
+    @Test func aListenerStartingAtAGapReadsAtTheLastStampedTimeNotAtItsNodesClock() async throws {
+        let info = try TestCluster.freshDatabase()
+        let writer = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        // The listening node's clock runs a minute ahead.
+        var aheadConfiguration = PostgresDocumentStore.Configuration(conninfo: info)
+        aheadConfiguration.clock = WallClock {
+            Timestamp(microseconds: WallClock.system.now().microseconds + 60_000_000)
+        }
+        let listening = try PostgresDocumentStore(configuration: aheadConfiguration)
+        defer {
+            writer.close()
+            listening.close()
+        }
+        #expect(try listening.headAndTime().time == nil, "an empty log cannot tell")
+        let first = try await writer.commitOrThrow([set("c/a", ["v": .integer(1)])])
+        // The head becomes a gap, as after a commit that rolled back once stamped.
+        let raw = try PostgresConnection(conninfo: info)
+        try raw.query("SELECT nextval('change_sequence')")
+        let head = try listening.headAndTime()
+        #expect(head.sequence == (try writer.changes(after: 0, limit: 1).first?.sequence ?? 0) + 1)
+        // Not the listening node's clock, which is later than the next commit's time.
+        #expect(head.time == first.commitTime)
+        let next = try await writer.commitOrThrow([set("c/b", ["v": .integer(2)])])
+        #expect(try #require(head.time) < next.commitTime)
+    }
+
     /// Numbers have gaps (a commit rolled back after taking its numbers; a promoted standby's sequence resumes past
     /// what the old primary had logged ahead), so a position before a gap must still count as covered: otherwise a
     /// listener resuming there gets a reset and a full reload (seen after a failover in test_scale_out.py).
@@ -343,23 +369,5 @@ struct PostgresCommitOrderTests {
         let seen = try #require(outcome.withLock { $0 }).get()
         #expect(seen.map(\.path) == [path("c/free")])
         #expect(try holding.changes(after: 0, limit: 10).map(\.path) == [path("c/held")])
-    }
-}
-
-/// A `pauseAfterNumbering` hook that holds the first commit to take numbers (signalling `held`, then waiting for
-/// `release`) between its numbers and `COMMIT`, and lets every later commit through.
-private func holdingFirstNumbers(
-    held: DispatchSemaphore, release: DispatchSemaphore
-) -> @Sendable ([Int64]) -> Double {
-    let first = Mutex(true)
-    return { _ in
-        let isFirst = first.withLock { was in
-            defer { was = false }
-            return was
-        }
-        guard isFirst else { return 0 }
-        held.signal()
-        release.wait()
-        return 0
     }
 }

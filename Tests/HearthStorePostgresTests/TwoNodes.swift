@@ -9,11 +9,14 @@ struct TwoNodes {
     /// The conninfo of their database.
     let info: String
 
-    init() throws {
+    /// Two nodes on a fresh database, both with the settings `configure` leaves.
+    init(_ configure: (inout PostgresDocumentStore.Configuration) -> Void = { _ in }) throws {
         let info = try TestCluster.freshDatabase()
         self.info = info
-        first = try PostgresDocumentStore(configuration: .init(conninfo: info))
-        second = try PostgresDocumentStore(configuration: .init(conninfo: info))
+        var configuration = PostgresDocumentStore.Configuration(conninfo: info)
+        configure(&configuration)
+        first = try PostgresDocumentStore(configuration: configuration)
+        second = try PostgresDocumentStore(configuration: configuration)
     }
 
     /// Closes both.

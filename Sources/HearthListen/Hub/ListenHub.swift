@@ -126,13 +126,11 @@ public final class ListenHub: Sendable {
     /// Counters, as of the hub thread's last pass.
     public var statistics: ListenStatistics { published.withLock { $0 } }
 
-    /// The change log's head and the commit time of its entry: the read time of targets added before the next
-    /// commit. Without an entry (an empty log, or the head's entry pruned) the wall clock stands in.
+    /// The change log's head and the read time of targets added before the next commit (the engine's, or the wall
+    /// clock when the engine cannot tell).
     private func findHead() throws(HearthError) -> (sequence: Int64, time: Timestamp) {
-        let head = try source.head()
-        guard head > 0, let entry = try source.changes(after: head - 1, limit: 1).first, entry.sequence == head
-        else { return (head, clock.now()) }
-        return (head, entry.commitTime)
+        let head = try source.headAndTime()
+        return (head.sequence, head.time ?? clock.now())
     }
 
     private static func newSessionID() -> String {

@@ -12,10 +12,19 @@ public protocol ListenSource: Sendable {
     func head() throws(HearthError) -> Int64
     /// Whether the change log still holds every entry after `sequence`, so results there can be rebuilt.
     func covers(after sequence: Int64) throws(HearthError) -> Bool
+    /// The change log's head and the read time of a listener starting there (``DocumentChangeLog/headAndTime()``).
+    func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?)
     /// A query's results, in query order (index-backed).
     func runQuery(_ query: StructuredQuery) throws(HearthError) -> [StoredDocument]
     /// The documents at `paths` from one snapshot, `nil` where missing.
     func documents(at paths: [ResourcePath]) throws(HearthError) -> [StoredDocument?]
+}
+
+extension ListenSource {
+    /// For a log whose head is always a committed entry: the head's commit time.
+    public func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?) {
+        try ChangeLogHead.timed(head: head(), changes: changes(after:limit:))
+    }
 }
 
 /// A ``ListenSource`` over a storage engine.
@@ -39,6 +48,11 @@ public struct DocumentStoreListenSource: ListenSource {
     /// The engine's change-log head.
     public func head() throws(HearthError) -> Int64 {
         try store.head()
+    }
+
+    /// The engine's change-log head and its read time.
+    public func headAndTime() throws(HearthError) -> (sequence: Int64, time: Timestamp?) {
+        try store.headAndTime()
     }
 
     /// Whether the engine's change log still reaches back to `sequence`.

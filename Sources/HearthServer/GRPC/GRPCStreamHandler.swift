@@ -9,8 +9,11 @@ import Synchronization
 /// from the stream's DATA with gRPC's framing (10 MiB at most each), answers framed back, and the call's status sent
 /// in trailers — as a trailers-only response when nothing was answered. `grpc-timeout` is honoured
 /// (`DEADLINE_EXCEEDED`), and a client that cancels (RST_STREAM, or its connection lost) cancels the call's task at
-/// once, so a `Listen` or `RunQuery` frees its work.
-func grpcHandler(service: FirestoreGRPCService, logger: Logger) -> HTTP2StreamHandler {
+/// once, so a `Listen` or `RunQuery` frees its work. The caller's address is the connection's peer, or the client
+/// a trusted proxy's `x-forwarded-for` names (nginx's `grpc_set_header`), by the rule REST requests follow.
+func grpcHandler(
+    service: FirestoreGRPCService, trustedProxies: TrustedProxies, logger: Logger
+) -> HTTP2StreamHandler {
     { stream in
         let head = stream.head
         guard head.method == "POST" else {
@@ -50,7 +53,10 @@ func grpcHandler(service: FirestoreGRPCService, logger: Logger) -> HTTP2StreamHa
         let headersSent = Atomic<Bool>(false)
         let call = Task { () -> HearthError? in
             await service.serve(
-                path: head.path, metadata: metadata, remoteAddress: stream.remoteAddress, requests: requests
+                path: head.path, metadata: metadata,
+                remoteAddress: trustedProxies.clientAddress(
+                    peer: stream.remoteAddress, forwardedFor: metadata.values(for: "x-forwarded-for")),
+                requests: requests
             ) { message in
                 if !headersSent.exchange(true, ordering: .relaxed) {
                     try await stream.sendHeaders([(":status", "200"), ("content-type", "application/grpc")])

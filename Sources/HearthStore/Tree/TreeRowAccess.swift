@@ -30,7 +30,9 @@ package protocol TreeRowAccess {
     /// Inserts rows whose keys are not stored yet (a PUT deleted their range first).
     func insertRows(_ rows: [(key: [UInt8], leaf: TreeLeaf)]) throws
 
-    /// Appends a committed write to the tree's change log and returns it with the sequence number it was given.
+    /// Appends a committed write to the tree's change log and returns it with the sequence number it was given. An
+    /// engine that numbers its writes last, just before `COMMIT` (PostgreSQL's), returns it unnumbered and appends it
+    /// itself once the rest of the write is done.
     func appendChange(
         commitTime: Int64, namespace: String, kind: TreeChange.Kind, path: TreePath, updates: [TreeChange.Update]
     ) throws -> TreeChange

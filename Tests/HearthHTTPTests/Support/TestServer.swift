@@ -5,9 +5,11 @@ import Synchronization
 
 /// Starts a server on 127.0.0.1 with a free port, answering with `reply`.
 func startServer(
-    maxBodyBytes: Int = 10 * 1024 * 1024, _ reply: @escaping @Sendable (HTTPRequest) -> HTTPReply
+    maxBodyBytes: Int = 10 * 1024 * 1024, trustedProxies: TrustedProxies = .none,
+    _ reply: @escaping @Sendable (HTTPRequest) -> HTTPReply
 ) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration()
+    configuration.trustedProxies = trustedProxies
     configuration.port = 0
     configuration.threads = 2
     configuration.maxBodyBytes = maxBodyBytes
