@@ -324,7 +324,9 @@ public final class FileStore: Sendable {
     /// sessions that expired go with their bytes.
     func sweep() throws(HearthError) {
         let now = nowMillis()
-        try configuration.shared?.sweepSessions(nowMillis: now)
+        // Housekeeping that the next session started on any node does again: a database out of reach now does not
+        // keep this node from starting.
+        _ = try? configuration.shared?.sweepSessions(nowMillis: now)
         let (referenced, sessionFiles) = try withDatabase { db throws -> (Set<String>, Set<String>) in
             try db.execute("DELETE FROM upload_sessions WHERE expires_ms < \(now)")
             let blobs = try db.fetchAll("SELECT blob FROM objects").compactMap { $0.string(0) }

@@ -90,14 +90,13 @@ extension PostgresObjects {
             guard size == current.received else {
                 throw HearthError.internal("The upload holds \(size) bytes; the session recorded \(current.received).")
             }
-            if chunks == 0 { try PostgresBlobs.insertEmpty(current.blob, in: db) }
             let object = make(size, md5, crc32c)
             try db.query("DELETE FROM storage_upload_sessions WHERE id = $1", [.text(session.id)])
-            try Self.lockName(object.bucket, object.name, in: db)
-            let previous = try Self.fetch(object.bucket, object.name, locking: true, in: db)
-            try Self.upsert(object, in: db)
-            if let previous { try PostgresBlobs.remove(previous.blob, in: db) }
-            return (object, previous?.blob)
+            // The bytes are in place already, but for an empty upload's chunk 0 (an empty blob, not a missing one).
+            let replaced = try Self.replaceRow(with: object, ifGenerationMatch: nil, in: db) {
+                if chunks == 0 { try PostgresBlobs.insertEmpty(current.blob, in: db) }
+            }
+            return (object, replaced)
         }
     }
 

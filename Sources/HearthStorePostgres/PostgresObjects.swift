@@ -17,7 +17,7 @@ package final class PostgresObjects: SharedObjects {
         blobs = PostgresBlobs(store: store, chunkBytes: chunkBytes)
     }
 
-    static let columns =
+    private static let columns =
         "bucket, name, generation, metageneration, blob, size, md5, crc32c, content_type, cache_control, "
         + "content_disposition, content_encoding, content_language, custom, tokens, created_ms, updated_ms"
 
@@ -33,18 +33,9 @@ package final class PostgresObjects: SharedObjects {
         defer { close(descriptor) }
         let chunkBytes = blobs.chunkBytes
         return try write("storing a file") { db in
-            // A name that has no row yet has nothing to lock: the name's advisory lock orders two first uploads.
-            try Self.lockName(object.bucket, object.name, in: db)
-            let previous = try Self.fetch(object.bucket, object.name, locking: true, in: db)
-            if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
-                throw HearthError(
-                    .failedPrecondition,
-                    "The object's generation does not match the precondition ifGenerationMatch=\(expected).")
+            try Self.replaceRow(with: object, ifGenerationMatch: ifGenerationMatch, in: db) {
+                _ = try PostgresBlobs.insert(object.blob, from: descriptor, chunkBytes: chunkBytes, in: db)
             }
-            _ = try PostgresBlobs.insert(object.blob, from: descriptor, chunkBytes: chunkBytes, in: db)
-            try Self.upsert(object, in: db)
-            if let previous { try PostgresBlobs.remove(previous.blob, in: db) }
-            return previous?.blob
         }
     }
 
@@ -95,12 +86,34 @@ package final class PostgresObjects: SharedObjects {
         }
     }
 
+    /// Makes `object` the row of its name in the caller's transaction, once `storeBytes` has put its blob's chunks
+    /// there, and removes the bytes of the generation it replaces; returns that generation's blob. The one way a new
+    /// generation lands, whether its bytes came in one request (`place`) or chunk by chunk (`finish`).
+    /// - Throws: `FAILED_PRECONDITION` when `ifGenerationMatch` is given and is not the current generation.
+    static func replaceRow(
+        with object: StoredObject, ifGenerationMatch: Int64?, in db: PostgresConnection,
+        storeBytes: () throws -> Void
+    ) throws -> String? {
+        // A name that has no row yet has nothing to lock: the name's advisory lock orders two first uploads.
+        try lockName(object.bucket, object.name, in: db)
+        let previous = try fetch(object.bucket, object.name, locking: true, in: db)
+        if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
+            throw HearthError(
+                .failedPrecondition,
+                "The object's generation does not match the precondition ifGenerationMatch=\(expected).")
+        }
+        try storeBytes()
+        try upsert(object, in: db)
+        if let previous { try PostgresBlobs.remove(previous.blob, in: db) }
+        return previous?.blob
+    }
+
     /// Takes the transaction-scoped advisory lock of one object name.
-    static func lockName(_ bucket: String, _ name: String, in db: PostgresConnection) throws {
+    private static func lockName(_ bucket: String, _ name: String, in db: PostgresConnection) throws {
         try db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(bucket + "/" + name)])
     }
 
-    static func fetch(
+    private static func fetch(
         _ bucket: String, _ name: String, locking: Bool, in db: PostgresConnection
     ) throws -> StoredObject? {
         let rows = try db.query(
@@ -109,7 +122,7 @@ package final class PostgresObjects: SharedObjects {
         return try rows.rows.first.map(decode)
     }
 
-    static func upsert(_ object: StoredObject, in db: PostgresConnection) throws {
+    private static func upsert(_ object: StoredObject, in db: PostgresConnection) throws {
         let attributes = object.attributes
         let custom = String(
             decoding: JSONValue.object(attributes.custom.mapValues { .string($0) }).serialized(), as: UTF8.self)

@@ -55,6 +55,23 @@ struct PostgresUploadSessionsTests {
             offsets.values.withLock { $0[index] += duration.components.seconds * 1_000_000 }
         }
 
+        /// Returns once `count` statements starting like the `LIKE` pattern `pattern` wait for a lock.
+        func waitForBlockedStatements(_ count: Int, like pattern: String) throws {
+            let observer = try PostgresConnection(conninfo: info)
+            defer { observer.close() }
+            // Bounded only so that a broken lock order fails the test instead of hanging it.
+            for _ in 0..<6_000 {
+                let waiting = try observer.query(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1
+                    """, [.text(pattern)])[0].int(0)
+                if (waiting ?? 0) >= Int64(count) { return }
+                usleep(10_000)
+            }
+            throw HearthError.internal("\(count) statements like \(pattern) never waited for a lock together.")
+        }
+
         /// One value from the database, outside any node.
         func count(_ sql: String, _ parameters: [PostgresParameter] = []) throws -> Int64 {
             try PostgresConnection(conninfo: info).query(sql, parameters)[0].int(0) ?? -1
@@ -100,10 +117,10 @@ struct PostgresUploadSessionsTests {
         let bytes = Self.pattern(7_777, seed: 5)
         let session = try nodes.stores[0].startSession(
             bucket: "b", name: "big.bin", attributes: ObjectAttributes(contentType: "application/x-big"))
-        // Chunks of several sizes, alternately on the second and the third node, each from where the session stands.
+        // Chunks of several sizes, alternately on the first and the second node, each from where the session stands.
         var offset = 0
         for (turn, size) in [2_500, 1_700, 1, 3_000, 576].enumerated() {
-            let store = nodes.stores[1 + turn % 2]
+            let store = nodes.stores[turn % 2]
             let current = try #require(try store.session(session.id))
             #expect(current.received == Int64(offset))
             let outcome = try Self.append(Array(bytes[offset..<offset + size]), to: current, on: store)
@@ -111,7 +128,7 @@ struct PostgresUploadSessionsTests {
             #expect(outcome == .recorded(Int64(offset)))
         }
         #expect(offset == bytes.count)
-        let queried = try #require(try nodes.stores[0].session(session.id), "the first node sees the session")
+        let queried = try #require(try nodes.stores[2].session(session.id), "the third node sees the session")
         #expect(queried.received == Int64(bytes.count))
         #expect(queried.attributes.contentType == "application/x-big")
         #expect(
@@ -156,13 +173,24 @@ struct PostgresUploadSessionsTests {
         #expect(try Self.append(head, to: session, on: nodes.stores[0]) == .recorded(1_500))
         let at1500 = try #require(try nodes.stores[0].session(session.id))
 
-        // The same offset from two nodes at once: one chunk is stored, the other refused whole.
+        // The same offset from two nodes at once: one chunk is stored, the other refused whole. The session row is
+        // held from outside until both appends wait for it, so the two truly meet at the database.
         let candidates = [Self.pattern(2_200, seed: 2), Self.pattern(900, seed: 3)]
         let outcomes = Mutex<[Int: Result<ChunkOutcome, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let result = Result { try Self.append(candidates[index], to: at1500, on: nodes.stores[1 + index]) }
-            outcomes.withLock { $0[index] = result }
+        let holder = try PostgresConnection(conninfo: nodes.info)
+        defer { holder.close() }
+        try holder.query("BEGIN")
+        try holder.query("SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(session.id)])
+        let appends = DispatchGroup()
+        for index in 0..<2 {
+            DispatchQueue.global().async(group: appends) {
+                let result = Result { try Self.append(candidates[index], to: at1500, on: nodes.stores[1 + index]) }
+                outcomes.withLock { $0[index] = result }
+            }
         }
+        try nodes.waitForBlockedStatements(2, like: "UPDATE storage_upload_sessions%")
+        try holder.query("COMMIT")
+        appends.wait()
         let results = outcomes.withLock { $0 }
         let stored = try (0..<2).filter { index in
             if case .recorded = try #require(results[index]).get() { return true }
