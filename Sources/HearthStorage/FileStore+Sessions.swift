@@ -78,8 +78,8 @@ extension FileStore {
             else { return nil }
             return UploadSession(
                 id: row.string(0) ?? id, bucket: row.string(1) ?? "", name: row.string(2) ?? "",
-                received: row.int64(4) ?? 0, attributes: ObjectAttributes(sessionJSON: row.string(5)), expiresMillis: row.int64(6) ?? now,
-                blobID: row.string(3) ?? "")
+                received: row.int64(4) ?? 0, attributes: ObjectAttributes(sessionJSON: row.string(5)),
+                expiresMillis: row.int64(6) ?? now, blobID: row.string(3) ?? "")
         }
     }
 

@@ -13,7 +13,7 @@ extension PostgresObjects {
 
     /// The advisory lock a sweep holds (any constant no other Hearth lock uses): one node sweeps at a time, so two
     /// sweeps never lock the same expired rows in different orders.
-    private static let sweepKey: Int64 = 0x4865_6172_7468_0046
+    private static let sweepKey: Int64 = 0x4865_6172_7468_0047
 
     package func startSession(_ session: UploadSession) throws(HearthError) {
         try write("starting an upload") { db in
@@ -79,7 +79,7 @@ extension PostgresObjects {
             guard current.received == session.received else {
                 throw HearthError(
                     .aborted,
-                    "Another chunk was stored since: the session has \(current.received) bytes, not \(session.received).")
+                    "A chunk was stored since: the session has \(current.received) bytes, not \(session.received).")
             }
             // The checksums of the bytes as stored, a chunk at a time.
             let sums = RunningChecksums()
