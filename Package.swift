@@ -249,7 +249,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting", "HearthPostgresTestSupport"],
+            dependencies: [
+                "HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting", "HearthPostgres",
+                "HearthPostgresTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

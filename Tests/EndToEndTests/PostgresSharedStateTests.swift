@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthPostgresTestSupport
 import HearthTesting
 import Testing
@@ -203,6 +204,42 @@ struct PostgresSharedStateTests {
         #expect(try await second.client.resumable(cancelled, "query").status == 404)
         #expect(try await first.client.get(Storage.object("videos/cancelled.bin")).status == 404)
         _ = (first, second, third)
+    }
+
+    @Test("of two chunks sent at one offset to two nodes at once, one is stored and the other told where to resume")
+    func aChunkRaceOnTwoNodesStoresOneChunk() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let first = try await Self.node(url)
+        let second = try await Self.node(url)
+        let session = try await first.client.startResumable("race/one.bin")
+        let id = try #require(
+            URLComponents(string: session)?.queryItems?.first { $0.name == "upload_id" }?.value, "\(session)")
+        let candidates = [patternBytes(300_000, seed: 1), patternBytes(200_000, seed: 2)]
+        // The session row held from outside until both nodes' appends wait for it: they meet at the database.
+        let held = try HeldRows(
+            conninfo: url, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(id)])
+        async let onFirst = first.client.resumable(session, "upload", offset: 0, body: candidates[0])
+        async let onSecond = second.client.resumable(session, "upload", offset: 0, body: candidates[1])
+        try held.waitForWaiters(2, like: "UPDATE storage_upload_sessions%")
+        try held.release()
+        let answers = try await [onFirst, onSecond]
+
+        let winners = answers.indices.filter { answers[$0].status == 200 }
+        #expect(winners.count == 1, "\(answers)")
+        let winner = try #require(winners.first)
+        let size = String(candidates[winner].count)
+        #expect(answers[winner].headers["x-goog-upload-size-received"] == size)
+        // The other is answered as a chunk from a wrong offset is: 400, active, with the size to resume from.
+        let loser = answers[1 - winner]
+        #expect(loser.status == 400, "\(loser)")
+        #expect(loser.headers["x-goog-upload-status"] == "active")
+        #expect(loser.headers["x-goog-upload-size-received"] == size)
+        let finished = try expectOK(
+            await second.client.resumable(session, "finalize", offset: candidates[winner].count))
+        #expect(finished["size"] == .string(size))
+        let download = try await first.client.get(Storage.object("race/one.bin"), query: [("alt", "media")])
+        #expect(download.body == candidates[winner], "the stored chunk alone, whole")
+        _ = (first, second)
     }
 
     @Test("/healthz answers 503 UNAVAILABLE while PostgreSQL is stopped, and ok again once it is started")

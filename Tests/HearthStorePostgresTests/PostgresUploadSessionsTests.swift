@@ -55,23 +55,6 @@ struct PostgresUploadSessionsTests {
             offsets.values.withLock { $0[index] += duration.components.seconds * 1_000_000 }
         }
 
-        /// Returns once `count` statements starting like the `LIKE` pattern `pattern` wait for a lock.
-        func waitForBlockedStatements(_ count: Int, like pattern: String) throws {
-            let observer = try PostgresConnection(conninfo: info)
-            defer { observer.close() }
-            // Bounded only so that a broken lock order fails the test instead of hanging it.
-            for _ in 0..<6_000 {
-                let waiting = try observer.query(
-                    """
-                    SELECT count(*) FROM pg_stat_activity
-                    WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1
-                    """, [.text(pattern)])[0].int(0)
-                if (waiting ?? 0) >= Int64(count) { return }
-                usleep(10_000)
-            }
-            throw HearthError.internal("\(count) statements like \(pattern) never waited for a lock together.")
-        }
-
         /// One value from the database, outside any node.
         func count(_ sql: String, _ parameters: [PostgresParameter] = []) throws -> Int64 {
             try PostgresConnection(conninfo: info).query(sql, parameters)[0].int(0) ?? -1
@@ -177,10 +160,8 @@ struct PostgresUploadSessionsTests {
         // held from outside until both appends wait for it, so the two truly meet at the database.
         let candidates = [Self.pattern(2_200, seed: 2), Self.pattern(900, seed: 3)]
         let outcomes = Mutex<[Int: Result<ChunkOutcome, any Error>]>([:])
-        let holder = try PostgresConnection(conninfo: nodes.info)
-        defer { holder.close() }
-        try holder.query("BEGIN")
-        try holder.query("SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(session.id)])
+        let held = try HeldRows(
+            conninfo: nodes.info, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(session.id)])
         let appends = DispatchGroup()
         for index in 0..<2 {
             DispatchQueue.global().async(group: appends) {
@@ -188,8 +169,8 @@ struct PostgresUploadSessionsTests {
                 outcomes.withLock { $0[index] = result }
             }
         }
-        try nodes.waitForBlockedStatements(2, like: "UPDATE storage_upload_sessions%")
-        try holder.query("COMMIT")
+        try held.waitForWaiters(2, like: "UPDATE storage_upload_sessions%")
+        try held.release()
         appends.wait()
         let results = outcomes.withLock { $0 }
         let stored = try (0..<2).filter { index in
