@@ -84,7 +84,7 @@ extension FileStore {
     }
 
     /// An appender for the next chunk of `session`, which must start at its `received` offset. With shared objects
-    /// the chunk is staged in a file of its own in `tmp/` and goes to the shared database when it is finished.
+    /// the chunk is staged in a nameless file of its own in `tmp/` and goes to the shared database when it is finished.
     public func appender(for session: UploadSession) throws(HearthError) -> SessionAppender {
         if configuration.shared != nil {
             return try SessionAppender(
@@ -160,15 +160,16 @@ public final class SessionAppender: @unchecked Sendable {
     private var descriptor: Int32
     private let session: UploadSession
     private let maxBytes: Int
-    /// The file holding this chunk alone, for a shared session; `nil` when the chunk goes onto the session's file.
-    private let staging: String?
+    /// Whether this chunk is staged in a file of its own (a shared session's), rather than appended to the
+    /// session's file.
+    private let staged: Bool
     /// Bytes written by this chunk.
     public private(set) var written: Int64 = 0
 
     init(path: String, session: UploadSession, maxBytes: Int) throws(HearthError) {
         self.session = session
         self.maxBytes = maxBytes
-        staging = nil
+        staged = false
         descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw StorageErrors.io("open an upload file", errno) }
         // A crash may have left bytes past what the session recorded; they are cut off and sent again.
@@ -179,22 +180,19 @@ public final class SessionAppender: @unchecked Sendable {
         }
     }
 
-    /// A chunk of a shared session, written to a new file at `staging` until it is finished.
+    /// A chunk of a shared session, written to a new file at `staging` until it is finished. The file's name is
+    /// removed at once: only the descriptor holds it, so its space is freed when the chunk is stored or dropped, or
+    /// the process dies, however late the HTTP server learns that a client went away.
     init(staging: String, session: UploadSession, maxBytes: Int) throws(HearthError) {
         self.session = session
         self.maxBytes = maxBytes
-        self.staging = staging
+        staged = true
         descriptor = open(staging, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageErrors.io("create an upload chunk", errno) }
+        unlink(staging)
     }
 
-    deinit {
-        if staging != nil {
-            discard()
-        } else if descriptor >= 0 {
-            close(descriptor)
-        }
-    }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Appends `bytes`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(HearthError) {
@@ -226,7 +224,7 @@ public final class SessionAppender: @unchecked Sendable {
     /// chunk reached first, its size then (this chunk is dropped).
     public func record(in store: FileStore) throws(HearthError) -> ChunkOutcome {
         guard descriptor >= 0 else { throw .failedPrecondition("The chunk was already finished.") }
-        if staging != nil {
+        if staged {
             // The shared database's commit makes the chunk durable; the staged file is only read back.
             defer { discard() }
             return try store.recordShared(session, count: written, from: descriptor)
@@ -246,11 +244,8 @@ public final class SessionAppender: @unchecked Sendable {
     /// Drops this chunk's bytes, keeping what the session had before it.
     public func discard() {
         guard descriptor >= 0 else { return }
-        if let staging {
-            unlink(staging)
-        } else {
-            _ = ftruncate(descriptor, off_t(session.received))
-        }
+        // A staged chunk's file has no name: closing it frees it.
+        if !staged { _ = ftruncate(descriptor, off_t(session.received)) }
         close(descriptor)
         descriptor = -1
     }
