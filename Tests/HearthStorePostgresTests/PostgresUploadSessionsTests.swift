@@ -227,6 +227,46 @@ struct PostgresUploadSessionsTests {
         #expect(try nodes.stores[0].session(fresh.id) != nil, "a live session stays")
         #expect(HearthError.catching { _ = try Self.append([1], to: old, on: nodes.stores[0]) }?.code == .notFound)
     }
+
+    @Test func aSweepRacingAnAppendLeavesNoBytesBehind() throws {
+        let nodes = try Nodes(lifetime: .seconds(60))
+        defer { nodes.close() }
+        let session = try nodes.stores[0].startSession(bucket: "b", name: "late", attributes: ObjectAttributes())
+        #expect(try Self.append(Self.pattern(1_200, seed: 7), to: session, on: nodes.stores[0]) == .recorded(1_200))
+        let current = try #require(try nodes.stores[0].session(session.id))
+        // Live for the first node, expired for the second, whose next start sweeps it: the append and the sweep
+        // both wait for the held row and meet once it is let go.
+        nodes.advance(1, by: .seconds(120))
+        let held = try HeldRows(
+            conninfo: nodes.info, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(session.id)])
+        let racing = DispatchGroup()
+        let appended = Mutex<Result<ChunkOutcome, any Error>?>(nil)
+        let started = Mutex<Result<UploadSession, any Error>?>(nil)
+        DispatchQueue.global().async(group: racing) {
+            let result = Result { try Self.append(Self.pattern(2_500, seed: 8), to: current, on: nodes.stores[0]) }
+            appended.withLock { $0 = result }
+        }
+        DispatchQueue.global().async(group: racing) {
+            let result = Result {
+                try nodes.stores[1].startSession(bucket: "b", name: "next", attributes: ObjectAttributes())
+            }
+            started.withLock { $0 = result }
+        }
+        try held.waitForWaiters(1, like: "UPDATE storage_upload_sessions%")
+        try held.waitForWaiters(1, like: "DELETE FROM storage_upload_sessions%")
+        try held.release()
+        racing.wait()
+
+        // Whichever went first, the swept session is gone with every byte, the appended ones included.
+        _ = try #require(started.withLock { $0 }).get()
+        switch try #require(appended.withLock { $0 }) {
+        case .success(let outcome): #expect(outcome == .recorded(3_700), "appended before the sweep")
+        case .failure(let error): #expect((error as? HearthError)?.code == .notFound, "\(error)")
+        }
+        #expect(try nodes.stores[0].session(session.id) == nil)
+        #expect(
+            try nodes.count("SELECT count(*) FROM storage_blob_chunks WHERE blob = $1", [.text(session.blob)]) == 0)
+    }
 }
 
 extension HearthError {
