@@ -37,21 +37,10 @@ package final class PostgresBlobs: Sendable {
     {
         let taken = try db.query("SELECT 1 FROM storage_blob_chunks WHERE blob = $1 AND seq = 0", [.text(id)])
         guard taken.count == 0 else { throw HearthError(.alreadyExists, "The blob \(id) exists already.") }
-        var buffer = [UInt8](repeating: 0, count: chunkBytes)
-        var sequence: Int64 = 0
-        var total: Int64 = 0
-        while true {
-            let count = try fill(&buffer, from: descriptor)
-            // Chunk 0 always, even empty; later ones only with bytes.
-            if count > 0 || sequence == 0 {
-                try db.query(
-                    "INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, $2, $3)",
-                    [.text(id), .int(sequence), .binary(Array(buffer[0..<count]))])
-                sequence += 1
-                total += Int64(count)
-            }
-            if count < chunkBytes { return total }
-        }
+        let (chunks, total) = try append(id, from: descriptor, sequence: 0, chunkBytes: chunkBytes, in: db)
+        // Chunk 0 always, even empty.
+        if chunks == 0 { try insertEmpty(id, in: db) }
+        return total
     }
 
     /// Appends what `descriptor` holds from its offset to its end to blob `id` as chunks numbered from `sequence`, in
