@@ -51,8 +51,8 @@ extension PostgresObjects {
             guard let first = try claimed.rows.first?.int(0) else {
                 return try Self.refusal(session.id, nowMillis: nowMillis, in: db)
             }
-            let (chunks, bytes) = try PostgresBlobs.append(
-                session.blob, from: descriptor, sequence: first, chunkBytes: chunkBytes, in: db)
+            let (chunks, bytes) = try PostgresBlobs.extend(
+                session.blob, chunks: first, from: descriptor, chunkBytes: chunkBytes, in: db)
             guard bytes == count else {
                 throw HearthError.internal("The upload chunk holds \(bytes) bytes, not the \(count) received.")
             }

@@ -114,9 +114,13 @@ struct PostgresUploadSessionsTests {
         let queried = try #require(try nodes.stores[2].session(session.id), "the third node sees the session")
         #expect(queried.received == Int64(bytes.count))
         #expect(queried.attributes.contentType == "application/x-big")
+        // Cut as a one-request upload of the same bytes is: full chunks of 1,000 bytes, the last one shorter.
         #expect(
             try nodes.count("SELECT max(length(data)) FROM storage_blob_chunks WHERE blob = $1", [.text(session.blob)])
                 == 1000, "chunks of at most 1,000 bytes")
+        #expect(
+            try nodes.count("SELECT count(*) FROM storage_blob_chunks WHERE blob = $1", [.text(session.blob)]) == 8,
+            "7,777 bytes in 8 chunks")
 
         let object = try nodes.stores[1].finalize(try #require(try nodes.stores[1].session(session.id)))
         #expect(object.size == Int64(bytes.count))
