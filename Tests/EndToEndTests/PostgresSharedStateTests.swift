@@ -239,6 +239,37 @@ struct PostgresSharedStateTests {
         #expect(finished["size"] == .string(size))
         let download = try await first.client.get(Storage.object("race/one.bin"), query: [("alt", "media")])
         #expect(download.body == candidates[winner], "the stored chunk alone, whole")
+
+        // The same race on a Cloud Storage JSON API session (google-cloud-storage's): both are answered 308 with the
+        // range the session holds, which is the winner's chunk.
+        let gcsStart = try await first.client.request(
+            "POST", "/upload/storage/v1/b/\(Storage.bucket)/o", query: [("uploadType", "resumable")],
+            json: #"{"name":"race/two.bin"}"#)
+        let location = try #require(gcsStart.headers["location"], "\(gcsStart)")
+        let gcs = String(location.dropFirst(first.client.baseURL.count))
+        let gcsID = try #require(URLComponents(string: gcs)?.queryItems?.first { $0.name == "upload_id" }?.value)
+        let heldAgain = try HeldRows(
+            conninfo: url, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(gcsID)])
+        func put(_ node: HearthProcess, _ bytes: [UInt8]) async throws -> HTTPResult {
+            try await node.client.request(
+                "PUT", gcs, body: bytes, headers: ["Content-Range": "bytes 0-\(bytes.count - 1)/*"])
+        }
+        async let gcsOnFirst = put(first, candidates[0])
+        async let gcsOnSecond = put(second, candidates[1])
+        try heldAgain.waitForWaiters(2, like: "UPDATE storage_upload_sessions%")
+        try heldAgain.release()
+        let gcsAnswers = try await [gcsOnFirst, gcsOnSecond]
+        #expect(gcsAnswers.map(\.status) == [308, 308], "\(gcsAnswers)")
+        let ranges = Set(gcsAnswers.map { $0.headers["range"] ?? "" })
+        #expect(ranges.count == 1, "both told the one size the session has: \(gcsAnswers)")
+        let gcsWinner = try #require(
+            candidates.firstIndex { ranges == ["bytes=0-\($0.count - 1)"] }, "the range is one chunk's: \(ranges)")
+        let total = candidates[gcsWinner].count
+        let gcsFinished = try expectOK(
+            await second.client.request("PUT", gcs, body: [], headers: ["Content-Range": "bytes */\(total)"]))
+        #expect(gcsFinished["size"] == .string(String(total)))
+        let gcsDownload = try await first.client.get(Storage.object("race/two.bin"), query: [("alt", "media")])
+        #expect(gcsDownload.body == candidates[gcsWinner])
         _ = (first, second)
     }
 
