@@ -201,7 +201,7 @@ let package = Package(
             name: "HearthStorePostgresTests",
             dependencies: [
                 "HearthStorePostgres", "HearthStore", "HearthCore", "HearthPostgres", "HearthPostgresTestSupport",
-                "HearthStoreConformance", "HearthAuth",
+                "HearthStoreConformance", "HearthAuth", "HearthStorage",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -249,7 +249,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting", "HearthPostgresTestSupport"],
+            dependencies: [
+                "HearthCore", "HearthCrypto", "HearthHTTP", "HearthTesting", "HearthPostgres",
+                "HearthPostgresTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,5 @@
 import Foundation
 public import HearthCore
-import HearthCrypto
 
 /// One upload's bytes on their way to disk: a file in `tmp/`, written chunk by chunk with its size, MD5 and CRC-32C
 /// kept as it grows, so nothing is held in memory and nothing is read back.
@@ -14,8 +13,7 @@ public final class BlobWriter: @unchecked Sendable {
     private var descriptor: Int32
     /// Bytes written so far.
     public private(set) var size: Int = 0
-    private let md5 = IncrementalMD5()
-    private var crc = CRC32C()
+    private let sums = RunningChecksums()
     private let maxBytes: Int
 
     init(layout: StorageLayout, maxBytes: Int) throws(HearthError) {
@@ -41,8 +39,7 @@ public final class BlobWriter: @unchecked Sendable {
             abandon()
             throw StorageErrors.io("write an upload", code)
         }
-        md5.update(bytes)
-        crc.update(bytes)
+        sums.update(bytes)
         size += bytes.count
     }
 
@@ -56,7 +53,8 @@ public final class BlobWriter: @unchecked Sendable {
         }
         close(descriptor)
         descriptor = -1
-        return (size, Base64URL.encodeStandard(md5.finish()), crc.base64)
+        let (_, md5, crc32c) = sums.finish()
+        return (size, md5, crc32c)
     }
 
     /// Drops the upload: closes and removes its file. Idempotent.

@@ -10,7 +10,7 @@ public struct UploadSession: Sendable, Equatable {
     public var bucket: String
     /// The target object name.
     public var name: String
-    /// Bytes received and flushed to disk; the next chunk must start here.
+    /// Bytes received and flushed to disk (or stored in the shared database); the next chunk must start here.
     public var received: Int64
     /// The attributes the object will get.
     public var attributes: ObjectAttributes
@@ -20,7 +20,8 @@ public struct UploadSession: Sendable, Equatable {
 }
 
 extension FileStore {
-    /// Starts a resumable upload of `name` in `bucket`: an empty file in `tmp/` and a session row.
+    /// Starts a resumable upload of `name` in `bucket`: an empty file in `tmp/` and a session row (with shared
+    /// objects, a session row in the shared database, after sweeping the expired ones there).
     public func startSession(
         bucket: String, name: String, attributes: ObjectAttributes
     ) throws(HearthError)
@@ -28,15 +29,25 @@ extension FileStore {
     {
         try ObjectName.validate(name)
         let blobID = StorageLayout.newBlobID()
+        let lifetime = configuration.sessionLifetime.components.seconds * 1000
+        if let shared = configuration.shared {
+            let now = nowMillis()
+            // Every node starts sessions, so the sessions abandoned on any are swept by whichever starts the next.
+            try shared.sweepSessions(nowMillis: now)
+            let session = UploadSession(
+                id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
+                expiresMillis: now + lifetime, blobID: blobID)
+            try shared.startSession(session)
+            return session
+        }
         let path = layout.temporaryPath(blobID)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageErrors.io("create an upload file", errno) }
         closeDescriptor(descriptor)
-        let lifetime = configuration.sessionLifetime.components.seconds * 1000
         let session = UploadSession(
             id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
             expiresMillis: nowMillis() + lifetime, blobID: blobID)
-        let attributesJSON = String(decoding: JSONValue.object(attributes.json).serialized(), as: UTF8.self)
+        let attributesJSON = attributes.sessionJSON
         do {
             try withDatabase { db in
                 try db.execute(
@@ -56,6 +67,7 @@ extension FileStore {
     public func session(_ id: String) throws(HearthError) -> UploadSession? {
         guard StorageLayout.isBlobID(id) else { return nil }
         let now = nowMillis()
+        if let shared = configuration.shared { return try shared.session(id, nowMillis: now) }
         return try withDatabase { db throws -> UploadSession? in
             guard
                 let row = try db.fetchOne(
@@ -64,21 +76,32 @@ extension FileStore {
                     WHERE id = \(id) AND expires_ms >= \(now)
                     """)
             else { return nil }
-            var attributes = ObjectAttributes()
-            if let fields = (try? JSONParser.parse(row.string(5) ?? "{}"))?.objectValue {
-                try? attributes.apply(fields)
-            }
             return UploadSession(
                 id: row.string(0) ?? id, bucket: row.string(1) ?? "", name: row.string(2) ?? "",
-                received: row.int64(4) ?? 0, attributes: attributes, expiresMillis: row.int64(6) ?? now,
-                blobID: row.string(3) ?? "")
+                received: row.int64(4) ?? 0, attributes: ObjectAttributes(sessionJSON: row.string(5)),
+                expiresMillis: row.int64(6) ?? now, blobID: row.string(3) ?? "")
         }
     }
 
-    /// An appender for the next chunk of `session`, which must start at its `received` offset.
+    /// An appender for the next chunk of `session`, which must start at its `received` offset. With shared objects
+    /// the chunk is staged in a nameless file of its own in `tmp/` and goes to the shared database when it is finished.
     public func appender(for session: UploadSession) throws(HearthError) -> SessionAppender {
-        try SessionAppender(
+        if configuration.shared != nil {
+            return try SessionAppender(
+                staging: layout.temporaryPath(StorageLayout.newBlobID()), session: session,
+                maxBytes: configuration.maxObjectBytes)
+        }
+        return try SessionAppender(
             path: layout.temporaryPath(session.blobID), session: session, maxBytes: configuration.maxObjectBytes)
+    }
+
+    /// Stores a staged chunk of `count` bytes, read from `descriptor`'s start, in the shared session.
+    func recordShared(
+        _ session: UploadSession, count: Int64, from descriptor: Int32
+    ) throws(HearthError) -> ChunkOutcome {
+        guard let shared = configuration.shared else { throw .internal("The upload session is not shared.") }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw StorageErrors.io("read an upload chunk", errno) }
+        return try shared.append(to: session, count: count, from: descriptor, nowMillis: nowMillis())
     }
 
     /// Records a flushed chunk: the session now has `received` bytes.
@@ -90,7 +113,18 @@ extension FileStore {
 
     /// Ends `session` by committing its bytes as the object: checksums read back from the file, fsync, rename, then
     /// the object row and the session's removal.
+    /// With shared objects the checksums are computed over the bytes the shared database holds, and the session's
+    /// blob becomes the object's, in one transaction.
     public func finalize(_ session: UploadSession) throws(HearthError) -> StoredObject {
+        if let shared = configuration.shared {
+            let (object, replaced) = try shared.finish(session, nowMillis: nowMillis()) { size, md5, crc32c in
+                newObject(
+                    bucket: session.bucket, name: session.name, blobID: session.blobID, size: size, md5: md5,
+                    crc32c: crc32c, attributes: session.attributes)
+            }
+            if let replaced { try? removeBlobIfUnreferenced(replaced) }
+            return object
+        }
         let path = layout.temporaryPath(session.blobID)
         let sums = try Checksums.ofFile(at: path)
         guard sums.size == session.received else {
@@ -109,6 +143,7 @@ extension FileStore {
     /// Cancels `session` and removes its bytes; `false` when it was not live.
     @discardableResult
     public func cancel(_ session: UploadSession) throws(HearthError) -> Bool {
+        if let shared = configuration.shared { return try shared.cancelSession(session.id) }
         let removed = try withDatabase { db -> Bool in
             try db.execute("DELETE FROM upload_sessions WHERE id = \(session.id)")
             return db.changes > 0
@@ -125,12 +160,16 @@ public final class SessionAppender: @unchecked Sendable {
     private var descriptor: Int32
     private let session: UploadSession
     private let maxBytes: Int
+    /// Whether this chunk is staged in a file of its own (a shared session's), rather than appended to the
+    /// session's file.
+    private let staged: Bool
     /// Bytes written by this chunk.
     public private(set) var written: Int64 = 0
 
     init(path: String, session: UploadSession, maxBytes: Int) throws(HearthError) {
         self.session = session
         self.maxBytes = maxBytes
+        staged = false
         descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw StorageErrors.io("open an upload file", errno) }
         // A crash may have left bytes past what the session recorded; they are cut off and sent again.
@@ -139,6 +178,18 @@ public final class SessionAppender: @unchecked Sendable {
             close(descriptor)
             throw StorageErrors.io("open an upload file", code)
         }
+    }
+
+    /// A chunk of a shared session, written to a new file at `staging` until it is finished. The file's name is
+    /// removed at once: only the descriptor holds it, so its space is freed when the chunk is stored or dropped, or
+    /// the process dies, however late the HTTP server learns that a client went away.
+    init(staging: String, session: UploadSession, maxBytes: Int) throws(HearthError) {
+        self.session = session
+        self.maxBytes = maxBytes
+        staged = true
+        descriptor = open(staging, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageErrors.io("create an upload chunk", errno) }
+        unlink(staging)
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
@@ -158,8 +209,26 @@ public final class SessionAppender: @unchecked Sendable {
     }
 
     /// Flushes the chunk and records it in the session; returns the session's new `received`.
+    /// - Throws: `ABORTED` when another chunk was stored first (only a shared session sees that; `record` says
+    ///   where it stands then).
     public func finish(in store: FileStore) throws(HearthError) -> Int64 {
+        switch try record(in: store) {
+        case .recorded(let received): return received
+        case .moved(let received):
+            throw HearthError(
+                .aborted, "Another chunk was stored first: the session has \(received) bytes; send from there.")
+        }
+    }
+
+    /// Flushes the chunk and records it in the session: the session's new size, or, for a shared session another
+    /// chunk reached first, its size then (this chunk is dropped).
+    public func record(in store: FileStore) throws(HearthError) -> ChunkOutcome {
         guard descriptor >= 0 else { throw .failedPrecondition("The chunk was already finished.") }
+        if staged {
+            // The shared database's commit makes the chunk durable; the staged file is only read back.
+            defer { discard() }
+            return try store.recordShared(session, count: written, from: descriptor)
+        }
         if fsync(descriptor) != 0 {
             let code = errno
             discard()
@@ -169,13 +238,14 @@ public final class SessionAppender: @unchecked Sendable {
         descriptor = -1
         let received = session.received + written
         try store.recordReceived(session, received: received)
-        return received
+        return .recorded(received)
     }
 
     /// Drops this chunk's bytes, keeping what the session had before it.
     public func discard() {
         guard descriptor >= 0 else { return }
-        _ = ftruncate(descriptor, off_t(session.received))
+        // A staged chunk's file has no name: closing it frees it.
+        if !staged { _ = ftruncate(descriptor, off_t(session.received)) }
         close(descriptor)
         descriptor = -1
     }

@@ -145,11 +145,9 @@ public final class FileStore: Sendable {
             throw StorageErrors.io("store an upload", code)
         }
         syncDirectory(layout.blobs)
-        let now = nowMillis()
-        let object = StoredObject(
-            bucket: bucket, name: name, generation: nextGeneration(), metageneration: 1, size: Int64(size),
-            md5Hash: md5, crc32c: crc32c, attributes: attributes, downloadTokens: [UUID().uuidString.lowercased()],
-            timeCreatedMillis: now, updatedMillis: now, blobID: blobID)
+        let object = newObject(
+            bucket: bucket, name: name, blobID: blobID, size: Int64(size), md5: md5, crc32c: crc32c,
+            attributes: attributes)
         let replaced: String?
         do {
             if let shared = configuration.shared {
@@ -175,6 +173,18 @@ public final class FileStore: Sendable {
         }
         if let replaced { try? removeBlobIfUnreferenced(replaced) }
         return object
+    }
+
+    /// The first metageneration of a new generation of `name`, with a fresh download token, created now.
+    func newObject(
+        bucket: String, name: String, blobID: String, size: Int64, md5: String, crc32c: String,
+        attributes: ObjectAttributes
+    ) -> StoredObject {
+        let now = nowMillis()
+        return StoredObject(
+            bucket: bucket, name: name, generation: nextGeneration(), metageneration: 1, size: size, md5Hash: md5,
+            crc32c: crc32c, attributes: attributes, downloadTokens: [UUID().uuidString.lowercased()],
+            timeCreatedMillis: now, updatedMillis: now, blobID: blobID)
     }
 
     /// Copies the object `source` to `destination` (sharing its bytes: a hard link) with new or copied attributes.
@@ -310,9 +320,13 @@ public final class FileStore: Sendable {
     }
 
     /// What a crash left: every `tmp/` file no live upload session owns, every blob no row names, expired sessions.
-    /// With shared objects no row here names a blob, so the cache of their bytes starts empty.
+    /// With shared objects no row here names a blob, so the cache of their bytes starts empty, and the shared
+    /// sessions that expired go with their bytes.
     func sweep() throws(HearthError) {
         let now = nowMillis()
+        // Housekeeping that the next session started on any node does again: a database out of reach now does not
+        // keep this node from starting.
+        _ = try? configuration.shared?.sweepSessions(nowMillis: now)
         let (referenced, sessionFiles) = try withDatabase { db throws -> (Set<String>, Set<String>) in
             try db.execute("DELETE FROM upload_sessions WHERE expires_ms < \(now)")
             let blobs = try db.fetchAll("SELECT blob FROM objects").compactMap { $0.string(0) }

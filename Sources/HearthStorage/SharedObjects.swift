@@ -3,8 +3,8 @@ package import HearthCore
 /// Where objects live when several nodes serve one project: their metadata and bytes in a database every node shares
 /// (PostgreSQL's `PostgresObjects`), so that any node serves any object. A ``FileStore`` given one keeps no object rows
 /// of its own; its `blobs/` directory becomes a cache of bytes fetched by blob ID (a blob never changes: new bytes get
-/// a new ID), and resumable upload sessions stay on the node that began them until they finish.
-package protocol SharedObjects: Sendable {
+/// a new ID). Resumable upload sessions are shared as well (``SharedUploadSessions``), so any node continues one.
+package protocol SharedObjects: SharedUploadSessions {
     /// The object, or `nil`.
     func object(bucket: String, name: String) throws(HearthError) -> StoredObject?
 

@@ -37,20 +37,85 @@ package final class PostgresBlobs: Sendable {
     {
         let taken = try db.query("SELECT 1 FROM storage_blob_chunks WHERE blob = $1 AND seq = 0", [.text(id)])
         guard taken.count == 0 else { throw HearthError(.alreadyExists, "The blob \(id) exists already.") }
+        let (chunks, total) = try append(id, from: descriptor, sequence: 0, chunkBytes: chunkBytes, in: db)
+        // Chunk 0 always, even empty.
+        if chunks == 0 { try insertEmpty(id, in: db) }
+        return total
+    }
+
+    /// Appends what `descriptor` holds from its offset to its end to blob `id` as chunks numbered from `sequence`, in
+    /// the caller's transaction (no empty chunk: the caller knows whether the blob has chunk 0). Returns how many
+    /// chunks and bytes it added.
+    static func append(
+        _ id: String, from descriptor: Int32, sequence first: Int64, chunkBytes: Int, in db: PostgresConnection
+    ) throws -> (chunks: Int64, bytes: Int64) {
         var buffer = [UInt8](repeating: 0, count: chunkBytes)
-        var sequence: Int64 = 0
+        var sequence = first
         var total: Int64 = 0
         while true {
             let count = try fill(&buffer, from: descriptor)
-            // Chunk 0 always, even empty; later ones only with bytes.
-            if count > 0 || sequence == 0 {
+            if count > 0 {
                 try db.query(
                     "INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, $2, $3)",
                     [.text(id), .int(sequence), .binary(Array(buffer[0..<count]))])
                 sequence += 1
                 total += Int64(count)
             }
-            if count < chunkBytes { return total }
+            if count < chunkBytes { return (sequence - first, total) }
+        }
+    }
+
+    /// Appends what `descriptor` holds from its offset to its end to blob `id`, which has `chunks` chunks, in the
+    /// caller's transaction: the last chunk is filled up to `chunkBytes` first and new chunks follow, so a blob written
+    /// in many appends (a resumable upload's chunks) is cut as one written at once is. Returns how many chunks and
+    /// bytes it added.
+    static func extend(
+        _ id: String, chunks: Int64, from descriptor: Int32, chunkBytes: Int, in db: PostgresConnection
+    ) throws -> (chunks: Int64, bytes: Int64) {
+        var topped: Int64 = 0
+        if chunks > 0 {
+            let last = try db.query(
+                "SELECT length(data) FROM storage_blob_chunks WHERE blob = $1 AND seq = $2",
+                [.text(id), .int(chunks - 1)])
+            guard let length = try last.rows.first?.int(0) else {
+                throw HearthError.internal("Chunk \(chunks - 1) of blob \(id) is missing.")
+            }
+            let room = chunkBytes - Int(length)
+            if room > 0 {
+                var buffer = [UInt8](repeating: 0, count: room)
+                let count = try fill(&buffer, from: descriptor)
+                if count > 0 {
+                    try db.query(
+                        "UPDATE storage_blob_chunks SET data = data || $3 WHERE blob = $1 AND seq = $2",
+                        [.text(id), .int(chunks - 1), .binary(Array(buffer[0..<count]))])
+                }
+                topped = Int64(count)
+                if count < room { return (0, topped) }
+            }
+        }
+        let (added, bytes) = try append(id, from: descriptor, sequence: chunks, chunkBytes: chunkBytes, in: db)
+        return (added, topped + bytes)
+    }
+
+    /// Inserts the empty chunk 0 of blob `id` in the caller's transaction: an empty blob, not a missing one.
+    static func insertEmpty(_ id: String, in db: PostgresConnection) throws {
+        try db.query("INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, 0, $2)", [.text(id), .binary([])])
+    }
+
+    /// Feeds the first `chunks` chunks of blob `id` to `body` in order, one query each, in the caller's
+    /// transaction.
+    /// - Throws: `INTERNAL` when one is missing.
+    static func forEachChunk(
+        _ id: String, chunks: Int64, in db: PostgresConnection, _ body: ([UInt8]) throws -> Void
+    ) throws {
+        for sequence in 0..<chunks {
+            let rows = try db.query(
+                "SELECT data FROM storage_blob_chunks WHERE blob = $1 AND seq = $2", [.text(id), .int(sequence)],
+                binaryResults: true)
+            guard rows.count == 1, let data = try rows[0].bytes(0) else {
+                throw HearthError.internal("Chunk \(sequence) of blob \(id) is missing.")
+            }
+            try body(data)
         }
     }
 

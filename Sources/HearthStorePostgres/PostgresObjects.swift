@@ -7,13 +7,14 @@ package import HearthStorage
 /// `storage_blob_chunks`): an upload on one node is served by every node, and a delete or a metadata change on one
 /// is seen by all. Each node's `FileStore` keeps fetched bytes in its `blobs/` as a cache.
 package final class PostgresObjects: SharedObjects {
-    private let store: PostgresDocumentStore
-    private let blobs: PostgresBlobs
+    let store: PostgresDocumentStore
+    let blobs: PostgresBlobs
 
-    /// The objects in the database of `store` (migrated when it opened), which its owner closes.
-    package init(store: PostgresDocumentStore) {
+    /// The objects in the database of `store` (migrated when it opened), which its owner closes; their bytes in
+    /// chunks of at most a MiB unless `chunkBytes` says otherwise (tests use small ones to make many).
+    package init(store: PostgresDocumentStore, chunkBytes: Int = 1 << 20) {
         self.store = store
-        blobs = PostgresBlobs(store: store)
+        blobs = PostgresBlobs(store: store, chunkBytes: chunkBytes)
     }
 
     private static let columns =
@@ -32,18 +33,9 @@ package final class PostgresObjects: SharedObjects {
         defer { close(descriptor) }
         let chunkBytes = blobs.chunkBytes
         return try write("storing a file") { db in
-            // A name that has no row yet has nothing to lock: the name's advisory lock orders two first uploads.
-            try Self.lockName(object.bucket, object.name, in: db)
-            let previous = try Self.fetch(object.bucket, object.name, locking: true, in: db)
-            if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
-                throw HearthError(
-                    .failedPrecondition,
-                    "The object's generation does not match the precondition ifGenerationMatch=\(expected).")
+            try Self.replaceRow(with: object, ifGenerationMatch: ifGenerationMatch, in: db) {
+                _ = try PostgresBlobs.insert(object.blob, from: descriptor, chunkBytes: chunkBytes, in: db)
             }
-            _ = try PostgresBlobs.insert(object.blob, from: descriptor, chunkBytes: chunkBytes, in: db)
-            try Self.upsert(object, in: db)
-            if let previous { try PostgresBlobs.remove(previous.blob, in: db) }
-            return previous?.blob
         }
     }
 
@@ -86,12 +78,34 @@ package final class PostgresObjects: SharedObjects {
 
     // MARK: - Rows
 
-    private func write<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
+    func write<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws(HearthError) -> T {
         do {
             return try store.writer.withTransaction("BEGIN", body)
         } catch {
             throw hearthError(error, doing: what)
         }
+    }
+
+    /// Makes `object` the row of its name in the caller's transaction, once `storeBytes` has put its blob's chunks
+    /// there, and removes the bytes of the generation it replaces; returns that generation's blob. The one way a new
+    /// generation lands, whether its bytes came in one request (`place`) or chunk by chunk (`finish`).
+    /// - Throws: `FAILED_PRECONDITION` when `ifGenerationMatch` is given and is not the current generation.
+    static func replaceRow(
+        with object: StoredObject, ifGenerationMatch: Int64?, in db: PostgresConnection,
+        storeBytes: () throws -> Void
+    ) throws -> String? {
+        // A name that has no row yet has nothing to lock: the name's advisory lock orders two first uploads.
+        try lockName(object.bucket, object.name, in: db)
+        let previous = try fetch(object.bucket, object.name, locking: true, in: db)
+        if let expected = ifGenerationMatch, expected != (previous?.generation ?? 0) {
+            throw HearthError(
+                .failedPrecondition,
+                "The object's generation does not match the precondition ifGenerationMatch=\(expected).")
+        }
+        try storeBytes()
+        try upsert(object, in: db)
+        if let previous { try PostgresBlobs.remove(previous.blob, in: db) }
+        return previous?.blob
     }
 
     /// Takes the transaction-scoped advisory lock of one object name.

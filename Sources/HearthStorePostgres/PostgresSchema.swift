@@ -466,6 +466,28 @@ enum PostgresSchema {
                 "SELECT setval('tree_change_sequence', last_tree_sequence + 1, false) FROM commit_clock WHERE id = 1",
             ]
         ),
+        (
+            47,
+            [
+                // Resumable upload sessions shared by every node (PostgresObjects+Sessions): a chunk appended on any
+                // node goes to the blob's chunks in storage_blob_chunks (`chunks` of them so far) in the transaction
+                // that advances `received`; finishing makes the blob the object's. Attributes as metadata JSON,
+                // expiry in Unix milliseconds.
+                """
+                CREATE TABLE storage_upload_sessions(
+                    id text COLLATE "C" PRIMARY KEY,
+                    bucket text COLLATE "C" NOT NULL,
+                    name text COLLATE "C" NOT NULL,
+                    attributes text NOT NULL,
+                    blob text COLLATE "C" NOT NULL UNIQUE,
+                    received int8 NOT NULL,
+                    chunks int4 NOT NULL,
+                    expires_ms int8 NOT NULL
+                )
+                """,
+                "CREATE INDEX storage_upload_sessions_expiry ON storage_upload_sessions(expires_ms)",
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthPostgresTestSupport
 import HearthTesting
 import Testing
@@ -154,6 +155,121 @@ struct PostgresSharedStateTests {
         #expect(try await second.client.get(Storage.object("photos/cat.bin")).status == 404)
         #expect(
             try await second.client.get(Storage.object("photos/cat.bin"), query: [("alt", "media")]).status == 404)
+        _ = (first, second)
+    }
+
+    @Test("a resumable upload begun on one node is continued on a second, finished on a third, served by the first")
+    func resumableUploadsAreSharedByEveryNode() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let first = try await Self.node(url)
+        let second = try await Self.node(url)
+        let third = try await Self.node(url)
+        // Over 1 MiB in its second chunk: that chunk is more than one row in the database.
+        let bytes = patternBytes(262_144 + 1_300_000 + 777, seed: 3)
+        let session = try await first.client.startResumable(
+            "videos/trip.bin", metadata: #"{"contentType":"video/x-trip"}"#)
+        let chunk1 = try await second.client.resumable(session, "upload", offset: 0, body: Array(bytes[..<262_144]))
+        #expect(chunk1.status == 200, "\(chunk1)")
+        #expect(chunk1.headers["x-goog-upload-size-received"] == "262144")
+        let chunk2 = try await first.client.resumable(
+            session, "upload", offset: 262_144, body: Array(bytes[262_144..<1_562_144]))
+        #expect(chunk2.headers["x-goog-upload-size-received"] == "1562144", "\(chunk2)")
+        // A chunk sent again at an old offset, on yet another node: refused with where the session stands.
+        let stale = try await third.client.resumable(session, "upload", offset: 0, body: [1, 2, 3])
+        #expect(stale.status == 400, "\(stale)")
+        #expect(stale.headers["x-goog-upload-size-received"] == "1562144")
+        let query = try await third.client.resumable(session, "query")
+        #expect(query.headers["x-goog-upload-size-received"] == "1562144", "\(query)")
+        let finished = try expectOK(
+            await third.client.resumable(
+                session, "upload, finalize", offset: 1_562_144, body: Array(bytes[1_562_144...])))
+        #expect(finished["size"] == .string(String(bytes.count)))
+        #expect(finished["contentType"] == "video/x-trip")
+
+        let download = try await first.client.get(Storage.object("videos/trip.bin"), query: [("alt", "media")])
+        #expect(download.status == 200)
+        #expect(download.body == bytes, "the first node serves the bytes the other two received")
+        // The checksums the finishing node computed over the stored bytes are those of a one-request upload.
+        let single = try expectOK(await second.client.upload("videos/single.bin", bytes))
+        #expect(finished["md5Hash"] == single["md5Hash"])
+        #expect(finished["crc32c"] == single["crc32c"])
+        let after = try await first.client.resumable(session, "upload", offset: bytes.count, body: [1])
+        #expect(after.status == 404, "a finished session takes no more chunks on any node: \(after)")
+
+        // Cancelled on another node than the one it began on: gone on every node.
+        let cancelled = try await second.client.startResumable("videos/cancelled.bin")
+        #expect(try await first.client.resumable(cancelled, "upload", offset: 0, body: [1, 2]).status == 200)
+        let cancel = try await third.client.resumable(cancelled, "cancel")
+        #expect(cancel.headers["x-goog-upload-status"] == "cancelled", "\(cancel)")
+        #expect(try await second.client.resumable(cancelled, "query").status == 404)
+        #expect(try await first.client.get(Storage.object("videos/cancelled.bin")).status == 404)
+        _ = (first, second, third)
+    }
+
+    @Test("of two chunks sent at one offset to two nodes at once, one is stored and the other told where to resume")
+    func aChunkRaceOnTwoNodesStoresOneChunk() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let first = try await Self.node(url)
+        let second = try await Self.node(url)
+        let session = try await first.client.startResumable("race/one.bin")
+        let id = try #require(
+            URLComponents(string: session)?.queryItems?.first { $0.name == "upload_id" }?.value, "\(session)")
+        let candidates = [patternBytes(300_000, seed: 1), patternBytes(200_000, seed: 2)]
+        // The session row held from outside until both nodes' appends wait for it: they meet at the database.
+        let held = try HeldRows(
+            conninfo: url, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(id)])
+        async let onFirst = first.client.resumable(session, "upload", offset: 0, body: candidates[0])
+        async let onSecond = second.client.resumable(session, "upload", offset: 0, body: candidates[1])
+        try held.waitForWaiters(2, like: "UPDATE storage_upload_sessions%")
+        try held.release()
+        let answers = try await [onFirst, onSecond]
+
+        let winners = answers.indices.filter { answers[$0].status == 200 }
+        #expect(winners.count == 1, "\(answers)")
+        let winner = try #require(winners.first)
+        let size = String(candidates[winner].count)
+        #expect(answers[winner].headers["x-goog-upload-size-received"] == size)
+        // The other is answered as a chunk from a wrong offset is: 400, active, with the size to resume from.
+        let loser = answers[1 - winner]
+        #expect(loser.status == 400, "\(loser)")
+        #expect(loser.headers["x-goog-upload-status"] == "active")
+        #expect(loser.headers["x-goog-upload-size-received"] == size)
+        let finished = try expectOK(
+            await second.client.resumable(session, "finalize", offset: candidates[winner].count))
+        #expect(finished["size"] == .string(size))
+        let download = try await first.client.get(Storage.object("race/one.bin"), query: [("alt", "media")])
+        #expect(download.body == candidates[winner], "the stored chunk alone, whole")
+
+        // The same race on a Cloud Storage JSON API session (google-cloud-storage's): both are answered 308 with the
+        // range the session holds, which is the winner's chunk.
+        let gcsStart = try await first.client.request(
+            "POST", "/upload/storage/v1/b/\(Storage.bucket)/o", query: [("uploadType", "resumable")],
+            json: #"{"name":"race/two.bin"}"#)
+        let location = try #require(gcsStart.headers["location"], "\(gcsStart)")
+        let gcs = String(location.dropFirst(first.client.baseURL.count))
+        let gcsID = try #require(URLComponents(string: gcs)?.queryItems?.first { $0.name == "upload_id" }?.value)
+        let heldAgain = try HeldRows(
+            conninfo: url, "SELECT 1 FROM storage_upload_sessions WHERE id = $1 FOR UPDATE", [.text(gcsID)])
+        func put(_ node: HearthProcess, _ bytes: [UInt8]) async throws -> HTTPResult {
+            try await node.client.request(
+                "PUT", gcs, body: bytes, headers: ["Content-Range": "bytes 0-\(bytes.count - 1)/*"])
+        }
+        async let gcsOnFirst = put(first, candidates[0])
+        async let gcsOnSecond = put(second, candidates[1])
+        try heldAgain.waitForWaiters(2, like: "UPDATE storage_upload_sessions%")
+        try heldAgain.release()
+        let gcsAnswers = try await [gcsOnFirst, gcsOnSecond]
+        #expect(gcsAnswers.map(\.status) == [308, 308], "\(gcsAnswers)")
+        let ranges = Set(gcsAnswers.map { $0.headers["range"] ?? "" })
+        #expect(ranges.count == 1, "both told the one size the session has: \(gcsAnswers)")
+        let gcsWinner = try #require(
+            candidates.firstIndex { ranges == ["bytes=0-\($0.count - 1)"] }, "the range is one chunk's: \(ranges)")
+        let total = candidates[gcsWinner].count
+        let gcsFinished = try expectOK(
+            await second.client.request("PUT", gcs, body: [], headers: ["Content-Range": "bytes */\(total)"]))
+        #expect(gcsFinished["size"] == .string(String(total)))
+        let gcsDownload = try await first.client.get(Storage.object("race/two.bin"), query: [("alt", "media")])
+        #expect(gcsDownload.body == candidates[gcsWinner])
         _ = (first, second)
     }
 

@@ -51,12 +51,13 @@ enum CloudStorageJSON {
 
     /// How resumable uploads answer in this API: 308 with `Range: bytes=0-N` while incomplete, the object when done.
     static func answers(host: String) -> UploadAnswers {
-        UploadAnswers(
-            stored: { response($0, host: host) },
-            progress: { received in
-                var headers: HTTPHeaders = []
-                if received > 0 { headers.add(name: "Range", value: "bytes=0-\(received - 1)") }
-                return HTTPResponse(status: 308, headers: headers)
-            })
+        let progress: @Sendable (Int64) -> HTTPResponse = { received in
+            var headers: HTTPHeaders = []
+            if received > 0 { headers.add(name: "Range", value: "bytes=0-\(received - 1)") }
+            return HTTPResponse(status: 308, headers: headers)
+        }
+        // Cloud Storage answers a chunk that does not start where the session stands with where it stands.
+        return UploadAnswers(
+            stored: { response($0, host: host) }, progress: progress, moved: { _, received in progress(received) })
     }
 }

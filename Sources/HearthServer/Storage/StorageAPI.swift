@@ -32,7 +32,8 @@ struct StorageAPI: API, StreamingAPI {
                 let sink = try ObjectUploadSink(
                     multipart: request, store: store, bucket: route.bucket, work: work,
                     answers: UploadAnswers(
-                        stored: { StorageJSON.response($0) }, progress: { ResumableResponses.active(received: $0) }),
+                        stored: { StorageJSON.response($0) }, progress: UploadAnswers.firebase.progress,
+                        moved: UploadAnswers.firebase.moved),
                     judge: judge(request, bucket: route.bucket))
                 return ("storage.upload.multipart", .streamed(sink))
             default:
@@ -86,13 +87,7 @@ struct StorageAPI: API, StreamingAPI {
                 bucket: bucket, name: session.name, size: Int(session.received) + declared,
                 attributes: session.attributes))
         if let offset = request.headers["X-Goog-Upload-Offset"], Int64(offset) != session.received {
-            var refused = Responses.error(
-                .invalidArgument(
-                    "The chunk starts at byte \(offset), but the session has \(session.received) bytes; "
-                        + "query the session and send from there."))
-            refused.headers.add(name: "X-Goog-Upload-Status", value: "active")
-            refused.headers.add(name: "X-Goog-Upload-Size-Received", value: String(session.received))
-            return .reject(refused)
+            return .reject(ResumableResponses.wrongOffset(sent: offset, received: session.received))
         }
         let sink = try ResumableChunkSink(
             store: store, session: session, finalize: finalize, work: work,

@@ -10,12 +10,15 @@ struct UploadAnswers: Sendable {
     var stored: @Sendable (StoredObject) -> HTTPResponse
     /// A resumable session that continues with this many bytes.
     var progress: @Sendable (Int64) -> HTTPResponse
+    /// A chunk sent after the first number of bytes, refused because the session has the second: where to resume.
+    var moved: @Sendable (_ sent: Int64, _ received: Int64) -> HTTPResponse
 
     /// Firebase Storage v0: the metadata JSON (`X-Goog-Upload-Status: final` after a resumable upload), and
     /// `X-Goog-Upload-Status: active` with `X-Goog-Upload-Size-Received`.
     static let firebase = UploadAnswers(
         stored: { StorageJSON.response($0, headers: [("X-Goog-Upload-Status", "final")]) },
-        progress: { ResumableResponses.active(received: $0) })
+        progress: { ResumableResponses.active(received: $0) },
+        moved: { ResumableResponses.wrongOffset(sent: String($0), received: $1) })
 }
 
 /// An upload in one request — media (the body is the file) or multipart (a metadata part, then the file) —
@@ -230,7 +233,12 @@ final class ResumableChunkSink: HTTPBodySink {
             guard let appender = state.appender else { return Responses.error(.internal("The chunk was lost.")) }
             state.appender = nil
             do throws(HearthError) {
-                let received = try appender.finish(in: store)
+                let received: Int64
+                switch try appender.record(in: store) {
+                case .recorded(let size): received = size
+                // Another node stored a chunk at this offset first: the answer a wrong offset gets.
+                case .moved(let size): return answers.moved(session.received, size)
+                }
                 guard finalize else { return answers.progress(received) }
                 try finalCheck(Int(received))
                 var finished = session
@@ -271,5 +279,16 @@ enum ResumableResponses {
         HTTPResponse(
             status: 200,
             headers: [("X-Goog-Upload-Status", "active"), ("X-Goog-Upload-Size-Received", String(received))])
+    }
+
+    /// A chunk sent at offset `sent` to a session that has `received` bytes: 400, with where to resume.
+    static func wrongOffset(sent: String, received: Int64) -> HTTPResponse {
+        var refused = Responses.error(
+            .invalidArgument(
+                "The chunk starts at byte \(sent), but the session has \(received) bytes; "
+                    + "query the session and send from there."))
+        refused.headers.add(name: "X-Goog-Upload-Status", value: "active")
+        refused.headers.add(name: "X-Goog-Upload-Size-Received", value: String(received))
+        return refused
     }
 }
