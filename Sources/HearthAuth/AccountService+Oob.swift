@@ -96,7 +96,7 @@ extension AccountService {
         }
         let email = user.email ?? ""
         let sendsMail = !request.returnOobLink
-        if sendsMail && !mailLimiter.consume(user.uid) { throw AuthError.tooManyAttempts }
+        if sendsMail, try !mailLimiter.consume(user.uid) { throw AuthError.tooManyAttempts }
         let (code, hash) = OobCodes.generate()
         let now = clock.seconds
         let lifetime =

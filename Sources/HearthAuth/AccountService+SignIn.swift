@@ -18,20 +18,20 @@ extension AccountService {
         // No stored password is longer (see `Validation.checkPassword`); refusing early keeps a megabyte "password"
         // from costing a hash, while still counting as a failed attempt.
         guard password.utf8.count <= 4096 else {
-            accountLimiter.consume(email)
+            try accountLimiter.consume(email)
             throw configuration.emailEnumerationProtection
                 ? AuthError.invalidLoginCredentials : AuthError.invalidPassword
         }
-        guard accountLimiter.allows(email) else { throw AuthError.tooManyAttempts }
+        guard try accountLimiter.allows(email) else { throw AuthError.tooManyAttempts }
         let protected = configuration.emailEnumerationProtection
         guard let user = try database.read({ db in try UserRows.user(email: email, in: db) }) else {
             _ = hasher.verify(password, against: decoyHash)
-            accountLimiter.consume(email)
+            try accountLimiter.consume(email)
             throw protected ? AuthError.invalidLoginCredentials : AuthError.emailNotFound
         }
         guard let hash = user.passwordHash, verifyPassword(password, against: hash) else {
             if user.passwordHash == nil { _ = hasher.verify(password, against: decoyHash) }
-            accountLimiter.consume(email)
+            try accountLimiter.consume(email)
             log(.info, "sign-in failed", ["reason": "password"])
             throw protected ? AuthError.invalidLoginCredentials : AuthError.invalidPassword
         }

@@ -172,7 +172,8 @@ public final class AccountService: Sendable {
 
     /// Spends one attempt of the caller's address, or refuses with `TOO_MANY_ATTEMPTS_TRY_LATER`.
     func limitAddress(_ context: RequestContext) throws(AuthError) {
-        guard context.isAdmin || addressLimiter.consume(context.clientAddress) else { throw AuthError.tooManyAttempts }
+        if context.isAdmin { return }
+        guard try addressLimiter.consume(context.clientAddress) else { throw AuthError.tooManyAttempts }
     }
 
     /// Ends every session of `uid`: refresh tokens deleted, ID tokens issued before now refused.

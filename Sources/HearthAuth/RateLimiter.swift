@@ -23,16 +23,18 @@ final class RateLimiter: Sendable {
     }
 
     /// Whether `key` has an attempt left, without spending it.
-    func allows(_ key: String) -> Bool {
+    /// - Throws: `UNAVAILABLE` when a shared storage cannot count (see ``RateLimitStorage``).
+    func allows(_ key: String) throws(AuthError) -> Bool {
         guard limit.count > 0 else { return true }
-        return storage.change(scope: scope, key: key, limit: limit, now: clock.unixSeconds, spend: false)
+        return try storage.change(scope: scope, key: key, limit: limit, now: clock.unixSeconds, spend: false)
     }
 
     /// Spends one attempt of `key`; returns `false` (and spends nothing) when none is left.
+    /// - Throws: `UNAVAILABLE` when a shared storage cannot count (see ``RateLimitStorage``).
     @discardableResult
-    func consume(_ key: String) -> Bool {
+    func consume(_ key: String) throws(AuthError) -> Bool {
         guard limit.count > 0 else { return true }
-        return storage.change(scope: scope, key: key, limit: limit, now: clock.unixSeconds, spend: true)
+        return try storage.change(scope: scope, key: key, limit: limit, now: clock.unixSeconds, spend: true)
     }
 
     /// Forgets `key`'s spent attempts (after a successful sign-in, failures no longer count).
@@ -75,7 +77,9 @@ package struct RateBucket: Sendable, Equatable {
 package protocol RateLimitStorage: Sendable {
     /// Checks (and with `spend`, spends) one attempt of `key` under `scope`'s `limit` at `now`, atomically with every
     /// other change to the same bucket; whether it is allowed.
-    func change(scope: String, key: String, limit: RateLimits.Limit, now: Double, spend: Bool) -> Bool
+    /// - Throws: `UNAVAILABLE` when the attempt cannot be counted (a shared storage out of reach): an attempt no
+    ///   limit counted is refused, never let through.
+    func change(scope: String, key: String, limit: RateLimits.Limit, now: Double, spend: Bool) throws(AuthError) -> Bool
     /// Forgets the bucket.
     func reset(scope: String, key: String)
 }

@@ -7,7 +7,9 @@ import HearthStore
 /// Merges the sources of configuration: flags win over `HEARTH_*` environment variables, which win over the
 /// config file, which wins over the defaults.
 enum ConfigurationResolver {
-    private static let keys: [(flag: String, environment: String, file: String)] =
+    /// (flag, environment variable, config-file key) of every option `hearth serve` resolves: the one place they are
+    /// declared, each group of options adding its own.
+    static let keys: [(flag: String, environment: String, file: String)] =
         [
             ("--host", "HEARTH_HOST", "host"), ("--port", "HEARTH_PORT", "port"), ("--data", "HEARTH_DATA", "data"),
             ("--project", "HEARTH_PROJECT", "project"), ("--rules", "HEARTH_RULES", "rules"),
@@ -18,6 +20,27 @@ enum ConfigurationResolver {
             ("--indexes", "HEARTH_INDEXES", "indexes"), ("--store", "HEARTH_STORE", "store"),
         ] + AccountsOptions.keys + ProvidersOptions.keys + ListenOptions.keys + CORSOptions.keys
         + ConnectionOptions.keys + StorageOptions.keys + ReadLimitOptions.keys
+
+    /// `hearth serve --help`'s `--config` entry: every key a config file may hold, from ``keys``, wrapped in the
+    /// options table's description column.
+    static var configHelp: String {
+        let indent = String(repeating: " ", count: 26)
+        var lines = [
+            "  --config FILE           JSON file of option values by key:    HEARTH_CONFIG",
+            indent + "(flags and HEARTH_* variables win)",
+        ]
+        var line = indent
+        for (index, key) in keys.map(\.file).enumerated() {
+            let word = key + (index == keys.count - 1 ? "" : ",")
+            if line.count > indent.count, line.count + 1 + word.count > 118 {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.count > indent.count ? " " : "") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     static func resolve(flags: CommandLineArguments, environment: [String: String]) throws -> ServerConfiguration {
         var file: [String: String] = [:]

@@ -26,7 +26,9 @@ enum ConnectionOptions {
               --trusted-proxies LIST  comma-separated proxy addresses or    HEARTH_TRUSTED_PROXIES (default: none)
                                       CIDR ranges (127.0.0.1,10.0.0.0/8)
                                       whose X-Forwarded-For names the
-                                      client per-address limits count
+                                      client per-address limits count,
+                                      and whose X-Forwarded-Proto: https
+                                      makes the console cookie Secure
             """
 
     /// Applies the options `value` resolves (flag > environment > file) to `configuration`.

@@ -42,9 +42,7 @@ enum ServeCommand {
           --threads N             HTTP worker threads                   HEARTH_THREADS   (default: CPU count)
         """ + ListenOptions.help + StorageOptions.help + CORSOptions.help + ConnectionOptions.help
         + ReadLimitOptions.help
-        + AccountsOptions.help + ProvidersOptions.help + """
-              --config FILE           JSON file with any of the keys host, port, data, project, dev, rules,
-                                      databaseRules, storageRules, store, logLevel, threads  HEARTH_CONFIG
+        + AccountsOptions.help + ProvidersOptions.help + ConfigurationResolver.configHelp + """
               -h, --help              show this help
             """
 

@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable {
     /// The client's IP address as text (`"127.0.0.1"`, `"::1"`): the TCP peer's, or, when the peer is one of
     /// `HTTPServer.Configuration.trustedProxies`, the client its `X-Forwarded-For` names.
     public var remoteAddress: String
+    /// Whether a trusted proxy (`HTTPServer.Configuration.trustedProxies`) says the client reached it over HTTPS
+    /// (`X-Forwarded-Proto: https`); always `false` for any other peer, whose header is its own claim.
+    public var isForwardedHTTPS: Bool
     /// Set when the body exceeded `HTTPServer.Configuration.maxBodyBytes`. The server then stopped buffering and
     /// discarded the rest, so the responder can answer with its own error format.
     public var bodyTooLarge: Bool
@@ -35,7 +38,8 @@ public struct HTTPRequest: Sendable {
     /// A request built in-process, for tests and for routing one request through another responder.
     public init(
         method: String = "GET", path: String, query: [HTTPQueryItem] = [], headers: HTTPHeaders = [],
-        body: [UInt8] = [], remoteAddress: String = "127.0.0.1", bodyTooLarge: Bool = false
+        body: [UInt8] = [], remoteAddress: String = "127.0.0.1", isForwardedHTTPS: Bool = false,
+        bodyTooLarge: Bool = false
     ) {
         self.method = method
         self.path = path
@@ -43,6 +47,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.isForwardedHTTPS = isForwardedHTTPS
         self.bodyTooLarge = bodyTooLarge
     }
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// libmicrohttpd has already split off the query string, percent-decoded the path, and decoded every argument
 /// (`+` and `%XX`), keeping duplicates. The client address is the TCP peer's, or what `trustedProxies` say the
-/// `X-Forwarded-For` of a trusted proxy's request means (``TrustedProxies/clientAddress(peer:forwardedFor:)``).
+/// `X-Forwarded-For` of a trusted proxy's request means, and so is `isForwardedHTTPS`
+/// (``TrustedProxies/resolve(_:peer:)``).
 func makeRequest(
     connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, body: [UInt8],
     bodyTooLarge: Bool, trustedProxies: TrustedProxies
@@ -20,17 +21,17 @@ func makeRequest(
     withUnsafeMutablePointer(to: &query) { pointer in
         _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, pointer)
     }
-    let fields = HTTPHeaders(headers)
     let peer = remoteAddress(of: connection)
-    return HTTPRequest(
+    var request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: query,
-        headers: fields,
+        headers: HTTPHeaders(headers),
         body: body,
-        remoteAddress: trustedProxies.isEmpty
-            ? peer : trustedProxies.clientAddress(peer: peer, forwardedFor: fields.values(for: "x-forwarded-for")),
+        remoteAddress: peer,
         bodyTooLarge: bodyTooLarge)
+    trustedProxies.resolve(&request, peer: peer)
+    return request
 }
 
 private func collectHeader(

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The proxies (nginx in front of several nodes) whose `X-Forwarded-For` Hearth believes, and the one rule that turns
-/// a request's TCP peer and that header into the client address every per-address limit counts.
+/// The proxies (nginx in front of several nodes) whose `X-Forwarded-For` and `X-Forwarded-Proto` Hearth believes, and
+/// the rules that turn a request's TCP peer and those headers into the client address every per-address limit counts
+/// and into whether the client reached the proxy over HTTPS (``resolve(_:peer:)`` applies both to a request).
 ///
 /// Only `X-Forwarded-For` is read, not `Forwarded` (RFC 7239): nginx, HAProxy and the cloud load balancers set the
 /// former, and a header the proxy does not overwrite is the client's to write. Were both read, a client behind a
@@ -93,6 +94,28 @@ public struct TrustedProxies: Sendable, Equatable {
             }
         }
         return leftmost.map(Self.text) ?? peer
+    }
+
+    /// Whether a request from `peer` whose `X-Forwarded-Proto` fields are `forwardedProto` (in order) reached its
+    /// proxy over HTTPS: only when `peer` is a trusted proxy and the rightmost entry, the one the nearest proxy wrote
+    /// (nginx's `proxy_set_header` replaces what the client sent; balancers that append put theirs last), is
+    /// `https`. From any other peer the header is the client's own claim, and believing it would let a plain-HTTP
+    /// client be treated as one on TLS.
+    public func forwardedHTTPS(peer: String, forwardedProto: [String]) -> Bool {
+        guard !ranges.isEmpty, contains(peer), let field = forwardedProto.last,
+            let entry = field.split(separator: ",", omittingEmptySubsequences: false).last
+        else { return false }
+        return entry.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+    }
+
+    /// Sets `request`'s `remoteAddress` and `isForwardedHTTPS` from `peer` (its TCP peer's address) and its
+    /// forwarding headers: the one place those headers are read, for requests off the socket and in-process alike.
+    public func resolve(_ request: inout HTTPRequest, peer: String) {
+        let headers = request.headers
+        request.remoteAddress =
+            ranges.isEmpty ? peer : clientAddress(peer: peer, forwardedFor: headers.values(for: "x-forwarded-for"))
+        request.isForwardedHTTPS =
+            !ranges.isEmpty && forwardedHTTPS(peer: peer, forwardedProto: headers.values(for: "x-forwarded-proto"))
     }
 
     /// One `X-Forwarded-For` entry: an address, `[v6]`, or an address with a port (`192.0.2.1:4711`,

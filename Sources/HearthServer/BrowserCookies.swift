@@ -2,8 +2,8 @@ import HearthHTTP
 
 /// The cookies Hearth's own browser pages keep (the console's session, a browser sign-in in flight): reading one
 /// from a request, and the `Set-Cookie` values that set and clear one — always `HttpOnly`, and `Secure` when the
-/// request reached a TLS-terminating proxy (which says so in `X-Forwarded-Proto`), since over plain HTTP a browser
-/// would drop a `Secure` cookie.
+/// request reached a TLS-terminating proxy listed in `--trusted-proxies` (which says so in `X-Forwarded-Proto`:
+/// `HTTPRequest.isForwardedHTTPS`), since over plain HTTP a browser would drop a `Secure` cookie.
 enum BrowserCookies {
     /// The value of the cookie `name` in `request`'s `Cookie` headers; `nil` when absent or empty.
     static func value(_ name: String, in request: HTTPRequest) -> String? {
@@ -30,16 +30,12 @@ enum BrowserCookies {
         _ name: String, to value: String, path: String = "/", maxAge: Int, sameSite: SameSite, for request: HTTPRequest
     ) -> String {
         "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=\(sameSite.rawValue)"
-            + (isTLSProxied(request) ? "; Secure" : "")
+            + (request.isForwardedHTTPS ? "; Secure" : "")
     }
 
     /// The `Set-Cookie` value that removes `name` (set under `path` with `sameSite`).
     static func clearing(_ name: String, path: String = "/", sameSite: SameSite, for request: HTTPRequest) -> String {
         setting(name, to: "", path: path, maxAge: 0, sameSite: sameSite, for: request)
-    }
-
-    private static func isTLSProxied(_ request: HTTPRequest) -> Bool {
-        request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
     }
 }
 

@@ -12,44 +12,30 @@ package final class PostgresAccountStorage: AccountStorage {
         self.store = store
     }
 
-    /// How many times a write is run before a conflict it keeps losing is answered as a busy database.
-    static let attempts = 8
-
     /// Runs `body` in one `SERIALIZABLE` transaction, so two nodes' checks-then-writes (a duplicate email, a code
     /// taken twice) cannot both pass; the unique constraints back that up.
     ///
-    /// The one place a conflict between nodes is settled: a transaction that lost one (40001, 40P01, or 23505 when
-    /// another node's insert won the race between this one's check and its insert) is run again from the start,
-    /// up to ``attempts`` times. The rerun's checks see the winner's commit, so the caller answers exactly as one
-    /// node would (`EMAIL_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`, `DUPLICATE_LOCAL_ID`, …), and a write that
-    /// merely collided (two password changes) succeeds. `body` may run more than once: it must only touch `rows`.
+    /// A transaction that lost a conflict to another node's (40001, 40P01, or 23505 when another node's insert won
+    /// the race between this one's check and its insert) is run again from the start
+    /// (``PostgresConnections/withConflictRetries(_:uniqueViolations:_:)``). The rerun's checks see the winner's
+    /// commit, so the caller answers exactly as one node would (`EMAIL_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`,
+    /// `DUPLICATE_LOCAL_ID`, …), and a write that merely collided (two password changes) succeeds. `body` may run
+    /// more than once: it must only touch `rows`.
     package func writeAccounts<T: Sendable>(_ body: (any AccountRows) throws -> T) throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try store.writer.withTransaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { db in
-                    try body(PostgresAccountRows(db: db))
-                }
-            } catch let error as AuthError {
-                throw error
-            } catch let error as PostgresError
-                where error.isRetryable || error.kind == .uniqueViolation
-            {
-                guard attempt < Self.attempts else {
-                    // A unique violation every rerun repeats is no race: a check the account logic lacks.
-                    if error.kind == .uniqueViolation { throw hearthError(error, doing: "writing the accounts") }
-                    throw AuthError(
-                        "TOO_MANY_ATTEMPTS_TRY_LATER",
-                        "the accounts kept conflicting with other writes (\(Self.attempts) attempts); retry",
-                        status: 503, statusName: "UNAVAILABLE")
-                }
-                // A short random pause, growing with each attempt, so two nodes that collided do not collide again
-                // in lockstep.
-                usleep(UInt32.random(in: 0...UInt32(1_000 << min(attempt, 6))))
-                attempt += 1
-            } catch {
-                throw hearthError(error, doing: "writing the accounts")
+        do {
+            return try store.writer.withConflictRetries("BEGIN ISOLATION LEVEL SERIALIZABLE", uniqueViolations: true) {
+                db in try body(PostgresAccountRows(db: db))
             }
+        } catch let error as AuthError {
+            throw error
+        } catch let error as PostgresError where error.isRetryable {
+            throw AuthError(
+                "TOO_MANY_ATTEMPTS_TRY_LATER",
+                "the accounts kept conflicting with other writes (\(PostgresConnections.conflictAttempts) attempts); retry",
+                status: 503, statusName: "UNAVAILABLE")
+        } catch {
+            // A unique violation every rerun repeats is no race: a check the account logic lacks.
+            throw hearthError(error, doing: "writing the accounts")
         }
     }
 

@@ -11,17 +11,23 @@ import Synchronization
 /// (a dropped connection, PostgreSQL restarting) cost only latency: the followers poll as well.
 ///
 /// The same connection listens for deployed rules (``rulesChannel``, sent by `PostgresRulesStorage` after a
-/// deploy commits), so a deploy reaches every node without a connection more per node.
+/// deploy commits), and for named databases dropped (``databasesChannel``, sent by `PostgresNamedDatabases.drop`), so
+/// a deploy or a drop reaches every node without a connection more per node.
 final class PostgresFeedWakeUp: Sendable {
     /// The channel every node notifies and listens on.
     static let channel = "hearth_feed"
     /// The channel a node notifies after deploying rules.
     static let rulesChannel = "hearth_rules"
+    /// The channel a node notifies after dropping a named database.
+    static let databasesChannel = "hearth_databases"
 
     /// Fires when another node (or this one) announced a commit.
     let woken = ChangeFeed<Bool>()
     /// Fires when a node announced deployed rules, and after every (re)connection, when one may have been missed.
     let rulesWoken = ChangeFeed<Bool>()
+    /// Fires when a node announced a dropped named database, and after every (re)connection, when one may have been
+    /// missed.
+    let databasesWoken = ChangeFeed<Bool>()
 
     private let conninfo: String
     private let state = Mutex(State())
@@ -90,14 +96,19 @@ final class PostgresFeedWakeUp: Sendable {
                     let fresh = try PostgresConnection(conninfo: conninfo)
                     try fresh.listen(Self.channel)
                     try fresh.listen(Self.rulesChannel)
+                    try fresh.listen(Self.databasesChannel)
                     connection = fresh
                     // Whatever was announced while not listening: look once.
                     woken.publish([true])
                     rulesWoken.publish([true])
+                    databasesWoken.publish([true])
                 }
                 if let received = try connection?.notifications(waitingUpTo: 200), !received.isEmpty {
                     if received.contains(where: { $0.channel == Self.channel }) { woken.publish([true]) }
                     if received.contains(where: { $0.channel == Self.rulesChannel }) { rulesWoken.publish([true]) }
+                    if received.contains(where: { $0.channel == Self.databasesChannel }) {
+                        databasesWoken.publish([true])
+                    }
                 }
             } catch {
                 connection = nil

@@ -14,12 +14,18 @@ enum PostgresLearnedIndexes {
     }
 
     /// Records `definition` as learned at `time` and declares it (building unless another node declared it first),
-    /// ordered with every node's commits by their row lock, and bumps the catalog's version so each node's next
-    /// commit maintains its entries. Answers the index's ID and whether it still needs a build.
+    /// and bumps the catalog's version so each node's next commit maintains its entries. Answers the index's ID and
+    /// whether it still needs a build.
+    ///
+    /// Unlike a drop, this needs no commit gate (``PostgresCommitOrder/lockAllCommits(in:)``): adding an index only
+    /// makes entries missing, and every build step takes the gate exclusively. A commit on another node that read
+    /// the catalog before this one committed holds the gate shared until its own `COMMIT`, so the first step waits
+    /// for it and reads its document; a commit that enters the gate once a step has begun reads the new version and
+    /// writes its entries itself. The unique definition orders two nodes learning the same index: the later one's
+    /// insert waits for the earlier and then finds its row.
     static func learn(
         _ definition: IndexDefinition, at time: Timestamp, in db: PostgresConnection
     ) throws -> (id: Int64, building: Bool) {
-        try db.query("SELECT 1 FROM commit_clock WHERE id = 1 FOR UPDATE")
         try db.query(
             "INSERT INTO learned_indexes(definition, learned) VALUES ($1, $2) ON CONFLICT DO NOTHING",
             [.text(definition.description), .int(time.microseconds)])

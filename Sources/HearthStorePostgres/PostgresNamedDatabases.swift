@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
 internal import HearthPostgres
+public import HearthStore
 
 /// Named Firestore databases, and development mode's other projects, on PostgreSQL: each one's tables live in a
 /// PostgreSQL schema of its own in the same database as the configured project's `(default)` (which keeps
@@ -124,11 +125,36 @@ public enum PostgresNamedDatabases {
         }
     }
 
-    /// Drops the named database's schema with every table in it.
+    /// Which incarnation of the named database `id` PostgreSQL holds now: its schema's OID, which a drop and a
+    /// re-creation change; `nil` when it does not exist. A node compares it with the one it opened
+    /// (``watchDrops(of:_:)``), so it closes a database another node dropped, and one made again after that.
+    public static func incarnation(_ id: String, conninfo: String) throws(HearthError) -> Int64? {
+        try run(conninfo, "looking database \(id) up") { db in
+            let rows = try db.query(
+                "SELECT oid::int8 FROM pg_namespace WHERE nspname = $1", [.text(schema(of: id, in: conninfo))],
+                binaryResults: true)
+            return rows.count == 1 ? try rows[0].int(0) : nil
+        }
+    }
+
+    /// Drops the named database's schema with every table in it, then tells every node (they close their engines on
+    /// it: ``watchDrops(of:_:)``).
     public static func drop(_ id: String, conninfo: String) throws(HearthError) {
         _ = try run(conninfo, "dropping database \(id)") { db in
             try db.query("DROP SCHEMA IF EXISTS " + schema(of: id, in: conninfo) + " CASCADE")
+            // After the drop committed, as rules deploys notify: a node that missed it looks when it reconnects.
+            try db.query("NOTIFY " + PostgresFeedWakeUp.databasesChannel)
         }
+    }
+
+    /// Calls `handler` whenever a node announces a dropped named database, and whenever `store` (a project's
+    /// `(default)`) reconnected to PostgreSQL and so may have missed one, on the listening connection its feed
+    /// already holds. `handler` should compare ``incarnation(_:conninfo:)`` with what it opened; cancel the
+    /// subscription to stop.
+    public static func watchDrops(
+        of store: PostgresDocumentStore, _ handler: @escaping @Sendable () -> Void
+    ) -> ChangeFeed<Bool>.Subscription {
+        store.wakeUp.databasesWoken.subscribe { _ in handler() }
     }
 
     private static func run<T>(

@@ -5,8 +5,10 @@ internal import HearthPostgres
 /// spreading guesses over the nodes meets one budget, not one per node.
 ///
 /// A bucket changes in one transaction holding its row lock, so two nodes' attempts on one key are counted one
-/// after the other. When PostgreSQL cannot be reached the attempt is allowed: the sign-in it guards reads the
-/// accounts from the same database and fails anyway, and refusing would lock out every caller while it restarts.
+/// after the other; a transaction that lost a deadlock or a serialization failure to another node's runs again
+/// (``PostgresConnections/withConflictRetries(_:uniqueViolations:_:)``). When PostgreSQL cannot be reached, or the
+/// conflicts never end, the attempt is refused with `UNAVAILABLE`: letting it through would give an attacker who can
+/// disturb the database unlimited guesses, and the sign-in it guards reads the accounts from the same database anyway.
 package final class PostgresRateLimits: RateLimitStorage {
     private let store: PostgresDocumentStore
 
@@ -15,12 +17,24 @@ package final class PostgresRateLimits: RateLimitStorage {
         self.store = store
     }
 
-    package func change(scope: String, key: String, limit: RateLimits.Limit, now: Double, spend: Bool) -> Bool {
+    package func change(
+        scope: String, key: String, limit: RateLimits.Limit, now: Double, spend: Bool
+    ) throws(AuthError) -> Bool {
         do {
-            return try store.writer.withTransaction("BEGIN") { db in
+            return try store.writer.withConflictRetries("BEGIN") { db in
+                if spend {
+                    // The row exists before it is locked: two nodes' first attempts on a new key would otherwise
+                    // both find no row to lock, both count from a full bucket, and the later upsert would overwrite
+                    // the earlier one's spend.
+                    try db.query(
+                        """
+                        INSERT INTO auth_rate_buckets(scope, key, tokens, updated) VALUES ($1, $2, $3, $4)
+                        ON CONFLICT (scope, key) DO NOTHING
+                        """, [.text(scope), .text(key), .text(String(Double(limit.count))), .text(String(now))])
+                }
                 let rows = try db.query(
-                    "SELECT tokens, updated FROM auth_rate_buckets WHERE scope = $1 AND key = $2 FOR UPDATE",
-                    [.text(scope), .text(key)])
+                    "SELECT tokens, updated FROM auth_rate_buckets WHERE scope = $1 AND key = $2"
+                        + (spend ? " FOR UPDATE" : ""), [.text(scope), .text(key)])
                 let bucket =
                     if rows.count > 0, let tokens = Double(try rows[0].string(0) ?? ""),
                         let updated = Double(try rows[0].string(1) ?? "")
@@ -31,6 +45,8 @@ package final class PostgresRateLimits: RateLimitStorage {
                     }
                 let (next, allowed) = bucket.attempt(at: now, limit: limit, spend: spend)
                 if spend {
+                    // An upsert, not an update: another node's pruning may have deleted the idle row just inserted
+                    // over.
                     try db.query(
                         """
                         INSERT INTO auth_rate_buckets(scope, key, tokens, updated) VALUES ($1, $2, $3, $4)
@@ -47,7 +63,10 @@ package final class PostgresRateLimits: RateLimitStorage {
                 return allowed
             }
         } catch {
-            return true
+            let cause = hearthError(error, doing: "counting an attempt").message
+            throw AuthError(
+                "UNAVAILABLE", "the rate limit could not count this attempt (\(cause)); retry", status: 503,
+                statusName: "UNAVAILABLE", reason: "backendError")
         }
     }
 

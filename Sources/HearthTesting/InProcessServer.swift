@@ -62,7 +62,8 @@ public final class InProcessServer: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
         }
         request.body = body
-        request.remoteAddress = "127.0.0.1"
+        // As if from a client on 127.0.0.1: a test that lists it in `trustedProxies` speaks as that proxy.
+        application.configuration.trustedProxies.resolve(&request, peer: "127.0.0.1")
         let response: HTTPResponse
         switch application.reply(to: request) {
         case .response(let answer):

@@ -41,6 +41,32 @@ struct CLITests {
         }
     }
 
+    @Test("`hearth serve --help`'s --config entry lists the config-file key of every option it shows")
+    func configKeysInHelp() async throws {
+        let run = try await runHearth(["serve", "--help"])
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  --config FILE") })
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("  -h, --help") })
+        // Its first two lines say what the file is; the keys follow, separated by commas.
+        let listed = Set(
+            lines[(start + 2)..<end].joined(separator: " ").split(whereSeparator: { $0 == "," || $0 == " " })
+                .map(String.init))
+        // Every option but these (which name no setting of the server) has a key: its flag in camelCase.
+        let notSettings: Set<String> = ["--config", "--import", "--export-on-exit"]
+        let flags = lines.compactMap { line -> String? in
+            guard line.hasPrefix("  --") else { return nil }
+            return line.dropFirst(2).split(separator: " ").first.map(String.init)
+        }
+        #expect(flags.count > 40, "\(run.stdout)")
+        for flag in flags where !notSettings.contains(flag) {
+            let words = flag.dropFirst(2).split(separator: "-").map(String.init)
+            let key = words[0] + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            #expect(
+                listed.contains(key),
+                "--config should list \(key) (for \(flag)):\n\(lines[start..<end].joined(separator: "\n"))")
+        }
+    }
+
     @Test("`hearth --help` exits 0 and names the serve command")
     func topLevelHelp() async throws {
         let run = try await runHearth(["--help"])

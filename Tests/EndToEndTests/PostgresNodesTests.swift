@@ -113,6 +113,88 @@ struct PostgresNodesTests {
         #expect(inDemo.status == 404, "\(inDemo)")
     }
 
+    @Test("a named database deleted on one node is gone on the one that had it open; made again, it is empty on both")
+    func namedDatabaseDeletedAcrossNodes() async throws {
+        let url = try TestCluster.shared().createDatabaseURL()
+        let adminKey = "e2e-admin-key-\(UUID().uuidString)"
+        var options = HearthProcess.Options.production
+        options.project = "demo"
+        options.environment = ["HEARTH_ADMIN_KEY": adminKey]
+        options.extraArguments = ["--store", url]
+        let first = try await HearthProcess.start(options)
+        let second = try await HearthProcess.start(options)
+        let admin = ["Authorization": "Bearer \(adminKey)"]
+        let base = "/v1/projects/demo/databases"
+        let document = base + "/shop-eu/documents/c/d"
+        let body = #"{"fields":{"v":{"stringValue":"in shop-eu"}}}"#
+        let created = try await first.client.request("POST", base, query: [("databaseId", "shop-eu")], headers: admin)
+        #expect(created.status == 200, "\(created)")
+        #expect(try await first.client.request("PATCH", document, json: body, headers: admin).status == 200)
+        // The second node opens it; each node has a listener on it.
+        let read = try await second.client.request("GET", document, headers: admin)
+        #expect(try read.json()["fields"]?["v"]?["stringValue"] == .string("in shop-eu"), "\(read)")
+        let target =
+            #"{"addTarget":{"targetId":7,"query":{"parent":"projects/demo/databases/shop-eu/documents","structuredQuery":{"from":[{"collectionId":"c"}]}}}}"#
+        var channels: [ListenChannelClient] = []
+        for node in [first, second] {
+            let channel = try ListenChannelClient(
+                port: node.port, database: "shop-eu", headers: ["Authorization: Bearer \(adminKey)"])
+            _ = try expectOK(
+                try await node.client.request(
+                    "POST", base + "/shop-eu/documents:listen", query: [("session", channel.session)], json: target,
+                    headers: admin))
+            _ = try await channel.next { $0.json?["targetChange"]?["targetChangeType"] == "CURRENT" }
+            channels.append(channel)
+        }
+        defer { for channel in channels { channel.close() } }
+
+        let deleted = try await first.client.request("DELETE", base + "/shop-eu", headers: admin)
+        #expect(deleted.status == 200, "\(deleted)")
+        // Both listeners end, and alike: what follows their CURRENT is the same on both nodes (but for NO_CHANGE,
+        // whose resume tokens and count depend on timing).
+        var endings: [[String]] = []
+        for channel in channels {
+            try await channel.stream.waitForEnd(timeout: .seconds(60))
+            let after = channel.allEvents.drop { $0.json?["targetChange"]?["targetChangeType"] != "CURRENT" }
+            let closing = after.dropFirst().filter { $0.json?["targetChange"]?["targetChangeType"] != "NO_CHANGE" }
+            endings.append(closing.map { "\($0.name ?? "") \($0.json.map { "\($0)" } ?? "")" })
+        }
+        #expect(endings[0] == endings[1], "\(endings)")
+        /// A request's status and its error's status name, as both nodes must answer it alike.
+        func answer(_ node: HearthProcess, _ method: String, _ json: String? = nil) async throws -> String {
+            let result =
+                if let json {
+                    try await node.client.request(method, document, json: json, headers: admin)
+                } else {
+                    try await node.client.request(method, document, headers: admin)
+                }
+            return "\(result.status) \(try result.json()["error"]?["status"]?.stringValue ?? "")"
+        }
+        let onFirst = try await answer(first, "GET")
+        #expect(onFirst == "404 NOT_FOUND")
+        let deadline = ContinuousClock.now + .seconds(60)
+        var onSecond = try await answer(second, "GET")
+        while onSecond != onFirst, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            onSecond = try await answer(second, "GET")
+        }
+        #expect(onSecond == onFirst, "a read on the node that had it open")
+        #expect(try await answer(second, "PATCH", body) == onFirst, "a write there makes nothing")
+        #expect(try await answer(first, "PATCH", body) == onFirst)
+        let listed = try await second.client.request("GET", base, headers: admin)
+        let names = (try listed.json()["databases"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        #expect(names == ["projects/demo/databases/(default)"], "\(listed)")
+
+        // Made again, on the node that had it open: empty there and on the node that deleted it.
+        let again = try await second.client.request("POST", base, query: [("databaseId", "shop-eu")], headers: admin)
+        #expect(again.status == 200, "\(again)")
+        #expect(try await answer(second, "GET") == "404 NOT_FOUND")
+        #expect(try await answer(first, "GET") == "404 NOT_FOUND")
+        #expect(try await second.client.request("PATCH", document, json: body, headers: admin).status == 200)
+        let reread = try await first.client.request("GET", document, headers: admin)
+        #expect(try reread.json()["fields"]?["v"]?["stringValue"] == .string("in shop-eu"), "\(reread)")
+    }
+
     @Test("failed sign-ins spread over two nodes meet one budget: the rate limits live in PostgreSQL")
     func sharedRateLimits() async throws {
         let url = try TestCluster.shared().createDatabaseURL()

@@ -94,4 +94,34 @@ import Testing
         let other = try RawClient(port: untrusting.port)
         #expect(try other.request("GET", "/", headers: ["X-Forwarded-For: 203.0.113.7"]).text == "127.0.0.1")
     }
+
+    @Test func onlyATrustedProxySaysTheClientCameOverHTTPS() {
+        #expect(nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["https"]))
+        #expect(nginx.forwardedHTTPS(peer: "10.1.2.3", forwardedProto: ["HTTPS"]))
+        #expect(!nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["http"]))
+        #expect(!nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: []))
+        // The rightmost entry is the nearest proxy's; what the client wrote before it does not count.
+        #expect(!nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["https, http"]))
+        #expect(!nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["https", "http"]))
+        #expect(nginx.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["http, https"]))
+        // From a peer that is no trusted proxy the header is the client's own claim.
+        #expect(!nginx.forwardedHTTPS(peer: "192.0.2.50", forwardedProto: ["https"]))
+        #expect(!TrustedProxies.none.forwardedHTTPS(peer: "127.0.0.1", forwardedProto: ["https"]))
+    }
+
+    @Test func theServerBelievesXForwardedProtoOnlyFromATrustedProxy() throws {
+        let answer: @Sendable (HTTPRequest) -> HTTPReply = { request in
+            .response(HTTPResponse(status: 200, body: Array((request.isForwardedHTTPS ? "https" : "http").utf8)))
+        }
+        let trusting = try startServer(trustedProxies: nginx, answer)
+        defer { trusting.stop() }
+        let client = try RawClient(port: trusting.port)
+        #expect(try client.request("GET", "/", headers: ["X-Forwarded-Proto: https"]).text == "https")
+        #expect(try client.request("GET", "/").text == "http")
+
+        let untrusting = try startServer(answer)
+        defer { untrusting.stop() }
+        let other = try RawClient(port: untrusting.port)
+        #expect(try other.request("GET", "/", headers: ["X-Forwarded-Proto: https"]).text == "http")
+    }
 }

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthHTTP
 import HearthTesting
 import Testing
 
@@ -18,10 +19,13 @@ struct ConsoleSessionTests {
         let setCookie: String
     }
 
-    static func server(_ clock: TestClock) throws -> InProcessServer {
-        try InProcessServer(clock: clock.wallClock) { configuration in
+    /// An in-process server whose requests come from 127.0.0.1, which `trustedProxies` may list as a proxy.
+    static func server(_ clock: TestClock, trustedProxies: String = "") throws -> InProcessServer {
+        let proxies = try TrustedProxies(parsing: trustedProxies)
+        return try InProcessServer(clock: clock.wallClock) { configuration in
             configuration.devMode = false
             configuration.accounts.adminKey = key
+            configuration.trustedProxies = proxies
         }
     }
 
@@ -101,7 +105,7 @@ struct ConsoleSessionTests {
 
     @Test("the cookie is HttpOnly and SameSite=Strict, and Secure when a TLS proxy says the request came over https")
     func secureBehindTLS() async throws {
-        let server = try Self.server(TestClock())
+        let server = try Self.server(TestClock(), trustedProxies: "127.0.0.1")
         defer { server.stop() }
         let plain = try await Self.session(server)
         #expect(plain.setCookie.contains("HttpOnly") && plain.setCookie.contains("SameSite=Strict"))
@@ -118,6 +122,21 @@ struct ConsoleSessionTests {
         #expect(out.status == 200, "\(out)")
         #expect(out.headers["set-cookie"]?.contains("Max-Age=0") == true)
         #expect(out.headers["set-cookie"]?.hasSuffix("; Secure") == true)
+    }
+
+    @Test("X-Forwarded-Proto from a peer that is not a trusted proxy is the client's claim: the cookie is not Secure")
+    func forwardedProtoOnlyFromTrustedProxies() async throws {
+        for trusted in ["", "10.0.0.0/8"] {
+            let server = try Self.server(TestClock(), trustedProxies: trusted)
+            defer { server.stop() }
+            let claimed = try await Self.session(server, headers: ["X-Forwarded-Proto": "https"])
+            #expect(!claimed.setCookie.contains("Secure"), "trusting [\(trusted)]: \(claimed.setCookie)")
+        }
+        // A trusted proxy's own entry is the rightmost: what the client wrote before it does not count.
+        let server = try Self.server(TestClock(), trustedProxies: "127.0.0.1")
+        defer { server.stop() }
+        let appended = try await Self.session(server, headers: ["X-Forwarded-Proto": "https, http"])
+        #expect(!appended.setCookie.contains("Secure"), "\(appended.setCookie)")
     }
 
     @Test("a change is the admin's only with the CSRF token and this server's Origin; a forged one is 403")

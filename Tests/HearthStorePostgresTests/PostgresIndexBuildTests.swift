@@ -221,4 +221,38 @@ struct PostgresIndexBuildTests {
         #expect(try production.learnedIndexes() == [Self.byStateThenPop])
         #expect(heard.withLock { $0.count } == 1)
     }
+
+    @Test func anIndexLearnedWhileAnotherNodeCommitsGetsEveryDocumentsEntries() async throws {
+        let info = try TestCluster.freshDatabase()
+        var development = PostgresDocumentStore.Configuration(conninfo: info)
+        development.learnsIndexes = true
+        development.indexBuildStepDocuments = 4
+        let learner = try PostgresDocumentStore(configuration: development)
+        defer { learner.close() }
+        let writer = try PostgresDocumentStore(configuration: development)
+        defer { writer.close() }
+        try await Self.seed(learner)
+        // The other node commits all along, before, during and after the index is learned and built.
+        let commits = Task {
+            for index in 0..<60 {
+                try await writer.commitOrThrow([
+                    set("c/w\(index)", ["state": .string("CA"), "pop": .integer(Int64(100 + index))])
+                ])
+            }
+        }
+        _ = try learner.runQuery(Self.california(), transaction: nil)
+        try await commits.value
+        var waits = 0
+        while learner.indexStatuses().map(\.ready) != [true], waits < 3_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waits += 1
+        }
+        let indexed = try learner.runQuery(Self.california(), transaction: nil)
+        #expect(indexed.plans.first?.hasPrefix("composite index") == true, "\(indexed.plans)")
+        #expect(indexed.documents.count == 13 + 60)
+        // One entry per document, none missed, none doubled.
+        let db = try PostgresConnection(conninfo: info)
+        defer { db.close() }
+        #expect(try db.query("SELECT count(*) FROM composite_entries")[0].int(0) == 25 + 60)
+    }
 }

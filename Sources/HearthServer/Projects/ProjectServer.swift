@@ -40,7 +40,18 @@ final class ProjectServer: Sendable {
     let defaultDatabase: DatabaseServer
     private let accountsAPI: AccountsAPI
     private let rulesAPI: RulesAPI
-    private let named = Mutex<[String: DatabaseServer]>([:])
+    private let named = Mutex<[String: OpenNamed]>([:])
+    /// On PostgreSQL, the subscription that closes named databases other nodes dropped (``closeDroppedDatabases()``).
+    private let dropWatch = Mutex<ChangeFeed<Bool>.Subscription?>(nil)
+    /// Where those checks run, one at a time, off the listening connection's thread.
+    private let dropChecks = DispatchQueue(label: "hearth.named-database-drops")
+
+    /// An open named database and, on PostgreSQL, the incarnation it was opened on
+    /// (``PostgresNamedDatabases/incarnation(_:conninfo:)``; `nil` until read).
+    private struct OpenNamed {
+        let server: DatabaseServer
+        var incarnation: Int64?
+    }
 
     var configuration: ServerConfiguration { context.configuration }
     var rules: RulesEngine { context.rules }
@@ -88,13 +99,23 @@ final class ProjectServer: Sendable {
     /// Starts the default database's listeners (named ones start when first opened).
     func start() throws(HearthError) {
         try defaultDatabase.start()
+        if case .postgres(let store, _) = defaultDatabase.engine {
+            let subscription = PostgresNamedDatabases.watchDrops(of: store) { [weak self] in
+                self?.dropChecks.async { [weak self] in self?.closeDroppedDatabases() }
+            }
+            dropWatch.withLock { $0 = subscription }
+        }
     }
 
     /// Ends every listener, then closes the accounts and the databases. Idempotent.
     func stop() {
+        dropWatch.withLock { watch in
+            watch?.cancel()
+            watch = nil
+        }
         let databases = named.withLock { named in
             defer { named = [:] }
-            return Array(named.values)
+            return named.values.map(\.server)
         }
         for database in databases { database.stop() }
         context.rules.stop()
@@ -136,8 +157,9 @@ final class ProjectServer: Sendable {
             ?? DatabasesAPI(project: self).reply(to: request)
     }
 
-    /// The open database `name` names; a named one is opened on first use when its directory exists, or made when
-    /// `creating` (development mode, as the emulator serves any database a client names).
+    /// The open database `name` names; a named one is opened on first use when its directory exists (on PostgreSQL,
+    /// when the store holds it), or made when `creating` (development mode, as the emulator serves any database a
+    /// client names).
     /// - Throws: `NOT_FOUND` for another project outside development mode or a database that does not exist,
     ///   `INVALID_ARGUMENT` for an ID Firestore would refuse, `RESOURCE_EXHAUSTED` past the limit per project.
     func database(_ name: DatabaseName, creating: Bool) throws(HearthError) -> DatabaseServer {
@@ -147,15 +169,17 @@ final class ProjectServer: Sendable {
             )
         }
         if name.database == "(default)" { return defaultDatabase }
-        return try named.withLock { (named: inout [String: DatabaseServer]) throws(HearthError) -> DatabaseServer in
-            if let open = named[name.database] { return open }
+        return try named.withLock { (named: inout [String: OpenNamed]) throws(HearthError) -> DatabaseServer in
+            if let open = named[name.database] { return open.server }
             guard DatabaseServer.isValidNamedID(name.database) else {
                 throw .invalidArgument(
                     "Invalid database ID \"\(name.database.prefix(100))\": 4 to 63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen, or (default)."
                 )
             }
             let directory = Self.directory(ofNamed: name.database, in: configuration.dataDirectory)
-            var exists = FileManager.default.fileExists(atPath: directory)
+            // On PostgreSQL the store says, not a directory: one left from before another node dropped the database
+            // must not open it again (its migrations would make it anew).
+            var exists = !isPostgres && FileManager.default.fileExists(atPath: directory)
             if !exists, !creating { exists = try existsInStore(name.database) }
             guard creating || exists else {
                 throw .notFound("The database \(name.database) does not exist for project \(name.project).")
@@ -167,7 +191,7 @@ final class ProjectServer: Sendable {
                 )
             }
             let database = try openNamed(name.database, directory: directory)
-            named[name.database] = database
+            named[name.database] = OpenNamed(server: database, incarnation: incarnation(of: name.database))
             return database
         }
     }
@@ -197,17 +221,66 @@ final class ProjectServer: Sendable {
             "deleted a named database", ["project": .string(name.project), "database": .string(name.database)])
     }
 
-    /// The named databases that exist on disk or are open, sorted.
+    /// The named databases that exist (on disk; on PostgreSQL, in the store) or are open, sorted.
     func namedDatabaseIDs() -> [String] {
         let directory = (configuration.dataDirectory as NSString).appendingPathComponent(DatabaseServer.namedDirectory)
         let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let open = named.withLock { Array($0.keys) }
-        var inStore: [String] = []
-        if case .postgres(let conninfo) = configuration.store {
-            // A listing without the store's share (PostgreSQL unreachable) still lists what this node knows.
-            inStore = (try? PostgresNamedDatabases.ids(conninfo: conninfo)) ?? []
+        guard case .postgres(let conninfo) = configuration.store else {
+            return Set(onDisk.filter(DatabaseServer.isValidNamedID) + open).sorted()
         }
-        return Set(onDisk.filter(DatabaseServer.isValidNamedID) + open + inStore).sorted()
+        // The store lists them (a directory may be left from before another node dropped one); without it
+        // (PostgreSQL unreachable) the listing still has what this node has open.
+        let inStore = (try? PostgresNamedDatabases.ids(conninfo: conninfo)) ?? []
+        return Set(open + inStore).sorted()
+    }
+
+    /// Whether the project's databases are on PostgreSQL, shared with other nodes.
+    private var isPostgres: Bool {
+        if case .postgres = configuration.store { return true }
+        return false
+    }
+
+    /// The incarnation of the named database `id` in PostgreSQL; `nil` on SQLite or when it cannot be read.
+    private func incarnation(of id: String) -> Int64? {
+        guard case .postgres(let conninfo) = configuration.store else { return nil }
+        return try? PostgresNamedDatabases.incarnation(id, conninfo: conninfo)
+    }
+
+    /// Closes every open named database that PostgreSQL no longer holds in the incarnation it was opened on —
+    /// another node deleted it, and maybe made it again — as ``deleteNamedDatabase(_:)`` closes it on the node that
+    /// deletes: its listeners end alike, its directory is removed, and the next request answers as that node would
+    /// (`NOT_FOUND`, or the new, empty database). A database whose incarnation cannot be read now is looked at again
+    /// at the next announcement or reconnection.
+    private func closeDroppedDatabases() {
+        guard case .postgres(let conninfo) = configuration.store else { return }
+        let open = named.withLock { $0.mapValues(\.incarnation) }
+        for (id, opened) in open {
+            let current: Int64?
+            do {
+                current = try PostgresNamedDatabases.incarnation(id, conninfo: conninfo)
+            } catch {
+                continue
+            }
+            if let current, opened == nil || opened == current {
+                named.withLock { $0[id]?.incarnation = current }
+                continue
+            }
+            // Under the lock, so that no request opens it again before its directory is gone.
+            let closed = named.withLock { named -> Bool in
+                guard let entry = named[id], entry.incarnation == opened else { return false }
+                named.removeValue(forKey: id)
+                entry.server.stop()
+                try? FileManager.default.removeItem(
+                    atPath: Self.directory(ofNamed: id, in: configuration.dataDirectory))
+                return true
+            }
+            if closed {
+                context.logger.info(
+                    "closed a named database another node deleted",
+                    ["project": .string(configuration.projectID), "database": .string(id)])
+            }
+        }
     }
 
     /// Whether the store holds the named database `id` though this node has no directory for it: on PostgreSQL,
