@@ -11,17 +11,23 @@ import Synchronization
 /// (a dropped connection, PostgreSQL restarting) cost only latency: the followers poll as well.
 ///
 /// The same connection listens for deployed rules (``rulesChannel``, sent by `PostgresRulesStorage` after a
-/// deploy commits), so a deploy reaches every node without a connection more per node.
+/// deploy commits), and for relayed requests between nodes (``relayChannel``, `PostgresNodeRelay`), so neither
+/// costs a connection more per node.
 final class PostgresFeedWakeUp: Sendable {
     /// The channel every node notifies and listens on.
     static let channel = "hearth_feed"
     /// The channel a node notifies after deploying rules.
     static let rulesChannel = "hearth_rules"
+    /// The channel nodes relay requests and answers on; the payload says for whom (`PostgresNodeRelay`).
+    static let relayChannel = "hearth_relay"
 
     /// Fires when another node (or this one) announced a commit.
     let woken = ChangeFeed<Bool>()
     /// Fires when a node announced deployed rules, and after every (re)connection, when one may have been missed.
     let rulesWoken = ChangeFeed<Bool>()
+    /// The payloads of ``relayChannel``'s notifications, and `""` after every (re)connection, when some may have been
+    /// missed.
+    let relayWoken = ChangeFeed<String>()
 
     private let conninfo: String
     private let state = Mutex(State())
@@ -90,14 +96,17 @@ final class PostgresFeedWakeUp: Sendable {
                     let fresh = try PostgresConnection(conninfo: conninfo)
                     try fresh.listen(Self.channel)
                     try fresh.listen(Self.rulesChannel)
+                    try fresh.listen(Self.relayChannel)
                     connection = fresh
                     // Whatever was announced while not listening: look once.
                     woken.publish([true])
                     rulesWoken.publish([true])
+                    relayWoken.publish([""])
                 }
                 if let received = try connection?.notifications(waitingUpTo: 200), !received.isEmpty {
                     if received.contains(where: { $0.channel == Self.channel }) { woken.publish([true]) }
                     if received.contains(where: { $0.channel == Self.rulesChannel }) { rulesWoken.publish([true]) }
+                    relayWoken.publish(received.filter { $0.channel == Self.relayChannel }.map(\.payload))
                 }
             } catch {
                 connection = nil
