@@ -44,7 +44,8 @@ struct PostgresListenRelayTests {
         #expect(changed[0].json?["documentChange"]?["document"]?["fields"]?["n"]?["integerValue"]?.stringValue == "2")
 
         // The answer comes from the node holding the session: its own checks, its own error.
-        let taken = try await viaSecond.post(#"{"addTarget":{"targetId":1,"documents":{"documents":[]}}}"#)
+        let taken = try await viaSecond.post(
+            #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name("\(notes)/b"))"]}}}"#)
         expectError(taken, 400, "INVALID_ARGUMENT", messageContains: ["already active"])
 
         try await viaThird.remove(1)
