@@ -74,13 +74,15 @@ struct PostgresListenRelayTests {
         let add = #"{"addTarget":{"targetId":1,"documents":{"documents":["\#(FS.name(path))"]}}}"#
 
         let direct = try await stream.post(add, headers: ["Authorization": "Bearer \(other)"])
-        let relayed = try await Self.posting(stream, to: second).post(add, headers: ["Authorization": "Bearer \(other)"])
+        let relayed = try await Self.posting(stream, to: second).post(
+            add, headers: ["Authorization": "Bearer \(other)"])
         let refusal = expectError(relayed, 403, "PERMISSION_DENIED", messageContains: ["another caller"])
         #expect(direct.status == relayed.status && direct.text == relayed.text, "\(direct) vs \(relayed) \(refusal)")
         let unsigned = try await Self.posting(stream, to: second).post(add)
         #expect(unsigned.status == 403, "a caller without a token is not the session's owner either: \(unsigned)")
 
-        let accepted = try await Self.posting(stream, to: second).post(add, headers: ["Authorization": "Bearer \(owner)"])
+        let accepted = try await Self.posting(stream, to: second).post(
+            add, headers: ["Authorization": "Bearer \(owner)"])
         #expect(accepted.status == 200 && accepted.text == "{}", "\(accepted)")
         #expect(try await stream.nextBatch() == ["ADD 1", "change \(path) [1]", "CURRENT 1", "marker"])
 

@@ -36,13 +36,17 @@ struct PostgresDocumentStoreTests {
         }
         defer { for store in stores { store.close() } }
         #expect(
-            try stores[0].schemaVersions() == [1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 48])
+            try stores[0].schemaVersions() == [
+                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 48,
+            ])
         // Reopening migrates nothing and keeps the data.
         try await stores[0].commitOrThrow([set("c/a", ["v": .integer(1)])])
         let reopened = try PostgresDocumentStore(configuration: .init(conninfo: info))
         defer { reopened.close() }
         #expect(
-            try reopened.schemaVersions() == [1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 48])
+            try reopened.schemaVersions() == [
+                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 48,
+            ])
         #expect(try reopened.document(at: path("c/a"))?.fields() == ["v": .integer(1)])
     }
 
