@@ -81,14 +81,15 @@ def write_document(client, collection, document_id, fields):
 
 
 def listen(client, target):
-    """Opens a documents:listen stream and adds `target` through the same client (so through the same node)."""
+    """Opens a documents:listen stream and adds `target` through the same client (its cookie keeps it on one node;
+    a POST reaching another node would be relayed, see test_a_client_without_cookies_adds_targets_through_any_node)."""
     stream = client.stream(f"{DOCUMENTS}:listen")
     assert stream.status == 200, stream.response.text
     event, data = stream.next()
     assert event == "session", (event, data)
     session = json.loads(data)["session"]
     added = client.request("POST", f"{DOCUMENTS}:listen", params={"session": session}, json={"addTarget": target})
-    assert added.status_code == 200, f"the POST reached {client.node}, not the stream's node: {added.text}"
+    assert added.status_code == 200, f"the POST reached {client.node}: {added.text}"
     return stream
 
 
