@@ -11,8 +11,9 @@ import Synchronization
 /// (a dropped connection, PostgreSQL restarting) cost only latency: the followers poll as well.
 ///
 /// The same connection listens for deployed rules (``rulesChannel``, sent by `PostgresRulesStorage` after a
-/// deploy commits), and for named databases dropped (``databasesChannel``, sent by `PostgresNamedDatabases.drop`), so
-/// a deploy or a drop reaches every node without a connection more per node.
+/// deploy commits), for named databases dropped (``databasesChannel``, sent by `PostgresNamedDatabases.drop`),
+/// and for relayed requests between nodes (``relayChannel``, `PostgresNodeRelay`), so none of them costs a
+/// connection more per node.
 final class PostgresFeedWakeUp: Sendable {
     /// The channel every node notifies and listens on.
     static let channel = "hearth_feed"
@@ -20,6 +21,8 @@ final class PostgresFeedWakeUp: Sendable {
     static let rulesChannel = "hearth_rules"
     /// The channel a node notifies after dropping a named database.
     static let databasesChannel = "hearth_databases"
+    /// The channel nodes relay requests and answers on; the payload says for whom (`PostgresNodeRelay`).
+    static let relayChannel = "hearth_relay"
 
     /// Fires when another node (or this one) announced a commit.
     let woken = ChangeFeed<Bool>()
@@ -28,6 +31,9 @@ final class PostgresFeedWakeUp: Sendable {
     /// Fires when a node announced a dropped named database, and after every (re)connection, when one may have been
     /// missed.
     let databasesWoken = ChangeFeed<Bool>()
+    /// The payloads of ``relayChannel``'s notifications, and `""` after every (re)connection, when some may have been
+    /// missed.
+    let relayWoken = ChangeFeed<String>()
 
     private let conninfo: String
     private let state = Mutex(State())
@@ -97,11 +103,13 @@ final class PostgresFeedWakeUp: Sendable {
                     try fresh.listen(Self.channel)
                     try fresh.listen(Self.rulesChannel)
                     try fresh.listen(Self.databasesChannel)
+                    try fresh.listen(Self.relayChannel)
                     connection = fresh
                     // Whatever was announced while not listening: look once.
                     woken.publish([true])
                     rulesWoken.publish([true])
                     databasesWoken.publish([true])
+                    relayWoken.publish([""])
                 }
                 if let received = try connection?.notifications(waitingUpTo: 200), !received.isEmpty {
                     if received.contains(where: { $0.channel == Self.channel }) { woken.publish([true]) }
@@ -109,6 +117,7 @@ final class PostgresFeedWakeUp: Sendable {
                     if received.contains(where: { $0.channel == Self.databasesChannel }) {
                         databasesWoken.publish([true])
                     }
+                    relayWoken.publish(received.filter { $0.channel == Self.relayChannel }.map(\.payload))
                 }
             } catch {
                 connection = nil

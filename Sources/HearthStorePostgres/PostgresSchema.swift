@@ -488,6 +488,26 @@ enum PostgresSchema {
                 "CREATE INDEX storage_upload_sessions_expiry ON storage_upload_sessions(expires_ms)",
             ]
         ),
+        (
+            48,
+            [
+                // Requests one node relays to another (PostgresNodeRelay): `id` is the sender's node ID, a dot and its
+                // counter; the target takes a row (`taken`) and writes its `answer`, which the sender reads and
+                // deletes. Rows left by a sender that died are swept by age.
+                """
+                CREATE TABLE node_relays(
+                    id text PRIMARY KEY,
+                    origin_node text NOT NULL,
+                    target_node text NOT NULL,
+                    message bytea NOT NULL,
+                    taken bool NOT NULL DEFAULT false,
+                    answer bytea,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX node_relays_pending ON node_relays(target_node, created_at) WHERE NOT taken",
+            ]
+        ),
     ]
 
     /// The advisory lock key migrations hold (any constant no other Hearth lock uses).

@@ -13,9 +13,10 @@ import time
 import uuid
 
 import pytest
+import requests
 
-from conftest import PROJECT, ROOT
-from scale_out import NGINX_CONF, Client, PostgresCluster, free_port, nginx_for, start_node
+from conftest import ADMIN_KEY, PROJECT, ROOT
+from scale_out import NGINX_CONF, Client, EventStream, PostgresCluster, free_port, nginx_for, start_node, upstream
 
 DOCUMENTS = f"/v1/projects/{PROJECT}/databases/(default)/documents"
 NAME_ROOT = f"projects/{PROJECT}/databases/(default)/documents"
@@ -80,14 +81,15 @@ def write_document(client, collection, document_id, fields):
 
 
 def listen(client, target):
-    """Opens a documents:listen stream and adds `target` through the same client (so through the same node)."""
+    """Opens a documents:listen stream and adds `target` through the same client (its cookie keeps it on one node;
+    a POST reaching another node would be relayed, see test_a_client_without_cookies_adds_targets_through_any_node)."""
     stream = client.stream(f"{DOCUMENTS}:listen")
     assert stream.status == 200, stream.response.text
     event, data = stream.next()
     assert event == "session", (event, data)
     session = json.loads(data)["session"]
     added = client.request("POST", f"{DOCUMENTS}:listen", params={"session": session}, json={"addTarget": target})
-    assert added.status_code == 200, f"the POST reached {client.node}, not the stream's node: {added.text}"
+    assert added.status_code == 200, f"the POST reached {client.node}: {added.text}"
     return stream
 
 
@@ -180,6 +182,49 @@ def test_writes_on_one_node_reach_streams_on_the_others(deployment):
     assert read.json() == {"m0": {"from": writers[0].node}, "m1": {"from": writers[1].node}}
     tree.close()
     documents.close()
+
+
+def test_a_client_without_cookies_adds_targets_through_any_node(deployment):
+    """A client that keeps no cookie (every request fresh, no Session) lands on any node: its POSTs that reach a node
+    other than its stream's are relayed through PostgreSQL to the stream's node, and each target's snapshot arrives."""
+    auth = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    opened = requests.get(deployment.nginx.url + f"{DOCUMENTS}:listen", stream=True, timeout=(10, 60),
+                          headers={**auth, "Accept": "text/event-stream"})
+    stream = EventStream(opened)
+    assert stream.status == 200, opened.text
+    stream_node = upstream(opened)
+    event, data = stream.next()
+    assert event == "session", (event, data)
+    session = json.loads(data)["session"]
+    for index in range(3):
+        written = requests.patch(deployment.nginx.url + f"{DOCUMENTS}/loose/d{index}", headers=auth, timeout=30,
+                                 json={"fields": {"n": {"integerValue": str(index)}}})
+        assert written.status_code == 200, written.text
+
+    answered_by = []
+    target = 0
+    # nginx picks a node per request for a client without its cookie; go on until some POST landed elsewhere.
+    while target < 3 or (all(node == stream_node for node in answered_by) and target < 40):
+        target += 1
+        document = f"{NAME_ROOT}/loose/d{target % 3}"
+        added = requests.post(deployment.nginx.url + f"{DOCUMENTS}:listen", params={"session": session},
+                              headers=auth, timeout=30,
+                              json={"addTarget": {"targetId": target, "documents": {"documents": [document]}}})
+        assert added.status_code == 200 and added.json() == {}, f"{upstream(added)}: {added.text}"
+        answered_by.append(upstream(added))
+        # The write may reach the stream's node after the target's snapshot was read: then it comes as a change.
+        messages = listen_until_changed(stream, [f"d{target % 3}"])
+        kinds = [m["targetChange"].get("targetChangeType", "NO_CHANGE") for m in messages if "targetChange" in m]
+        assert kinds[:2] == ["ADD", "CURRENT"], (upstream(added), messages)
+        assert changed_documents(messages) == [f"d{target % 3}"], messages
+    assert any(node != stream_node for node in answered_by), (stream_node, answered_by)
+
+    # A change written through any node reaches the stream, whichever node added the targets.
+    written = requests.patch(deployment.nginx.url + f"{DOCUMENTS}/loose/d0", headers=auth, timeout=30,
+                             json={"fields": {"n": {"integerValue": "100"}}})
+    assert written.status_code == 200, written.text
+    assert "d0" in changed_documents(listen_until_changed(stream, ["d0"]))
+    stream.close()
 
 
 def test_each_client_behind_nginx_has_its_own_auth_allowance(cluster):

@@ -37,7 +37,7 @@ struct PostgresDocumentStoreTests {
         defer { for store in stores { store.close() } }
         #expect(
             try stores[0].schemaVersions() == [
-                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 47,
+                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 47, 48,
             ])
         // Reopening migrates nothing and keeps the data.
         try await stores[0].commitOrThrow([set("c/a", ["v": .integer(1)])])
@@ -45,7 +45,7 @@ struct PostgresDocumentStoreTests {
         defer { reopened.close() }
         #expect(
             try reopened.schemaVersions() == [
-                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 47,
+                1, 20, 21, 22, 23, 26, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 46, 47, 48,
             ])
         #expect(try reopened.document(at: path("c/a"))?.fields() == ["v": .integer(1)])
     }

@@ -18,6 +18,7 @@ public final class ListenHub: Sendable {
     private let registry = Mutex(SessionRegistry())
     private let runner: HubRunner<ChangeRecord, Command>
     private let published = Mutex(ListenStatistics())
+    private let sessionPrefix: String
 
     /// Work queued for the hub's thread beside the feed's records.
     private enum Command: Sendable {
@@ -28,12 +29,14 @@ public final class ListenHub: Sendable {
 
     /// A hub reading `source`. `now` is a monotonic clock for heartbeats (time since any fixed origin); `nil` uses
     /// the continuous clock. `clock` is the wall clock read times come from while the change log is empty. Tests pass
-    /// their own.
+    /// their own. Every session ID starts with `sessionPrefix`: a node's ID, which tells every other node where the
+    /// session lives.
     public init(
         source: any ListenSource, configuration: ListenConfiguration = ListenConfiguration(),
         authorizer: any ListenAuthorizer = AllowAllListenAuthorizer(), now: (@Sendable () -> Duration)? = nil,
-        clock: WallClock = .system
+        clock: WallClock = .system, sessionPrefix: String = ""
     ) {
+        self.sessionPrefix = sessionPrefix
         self.clock = clock
         self.source = source
         self.configuration = configuration
@@ -68,7 +71,7 @@ public final class ListenHub: Sendable {
         runner.stop()
     }
 
-    /// Opens a session whose responses go to `sink`; returns its ID (random, unguessable).
+    /// Opens a session whose responses go to `sink`; returns its ID (the hub's prefix, then random, unguessable).
     ///
     /// `credentialStillValid` re-checks the caller's credential before every delivery and heartbeat: once it answers
     /// `false` (the ID token expired or was revoked, the account was disabled or deleted) every target ends with
@@ -81,7 +84,7 @@ public final class ListenHub: Sendable {
         guard runner.isRunning else {
             throw HearthError(.unavailable, "The listener hub is not running.")
         }
-        let id = Self.newSessionID()
+        let id = sessionPrefix + Self.newSessionID()
         try registry.withLock { registry throws(HearthError) in
             guard registry.entries.count < configuration.maxSessions else {
                 throw HearthError(
@@ -121,6 +124,12 @@ public final class ListenHub: Sendable {
     /// The database a session was opened on, or `nil` when it does not exist.
     public func database(ofSession id: String) -> DatabaseName? {
         registry.withLock { $0.entries[id]?.database }
+    }
+
+    /// The answer to a request for a session that does not exist, on this node or any other.
+    public static func unknownSession(_ id: String) -> HearthError {
+        .notFound(
+            "Listen session \"\(id.prefix(64))\" does not exist (it ended, or was never opened); open a new stream.")
     }
 
     /// Counters, as of the hub thread's last pass.

@@ -26,9 +26,7 @@ struct SessionRegistry: Sendable {
         _ request: ListenRequest, session id: String, caller: ListenCaller, maxTargets: Int
     ) throws(HearthError) -> ListenRequest {
         guard var entry = entries[id] else {
-            throw .notFound(
-                "Listen session \"\(id.prefix(64))\" does not exist (it ended, or was never opened); open a new stream."
-            )
+            throw ListenHub.unknownSession(id)
         }
         guard entry.identity == caller.identity else {
             throw HearthError(

@@ -50,9 +50,14 @@ enum RequestParameters {
 
     /// Parses a JSON request body; an empty body reads as `{}`.
     static func body(_ request: HTTPRequest) throws(HearthError) -> JSONValue {
-        if request.body.isEmpty { return .object([:]) }
+        try body(request.body)
+    }
+
+    /// Parses JSON body bytes (a relayed request's, RelayedListenRequest); empty reads as `{}`.
+    static func body(_ bytes: [UInt8]) throws(HearthError) -> JSONValue {
+        if bytes.isEmpty { return .object([:]) }
         do {
-            return try JSONParser.parse(request.body)
+            return try JSONParser.parse(bytes)
         } catch {
             throw .invalidArgument("Invalid JSON payload received. \(error)")
         }

@@ -72,6 +72,15 @@ enum DatabaseEngine: Sendable {
         }
     }
 
+    /// How a request for state only one node holds (a listen session) reaches that node from any other: through the
+    /// PostgreSQL database; `nil` on SQLite, where one node holds everything.
+    func nodeRelay() -> (any NodeRelay)? {
+        switch self {
+        case .sqlite: nil
+        case .postgres(let store, _): PostgresNodeRelay(store: store)
+        }
+    }
+
     /// Finishes pending commits and closes the database. Idempotent.
     func close() {
         documents.close()

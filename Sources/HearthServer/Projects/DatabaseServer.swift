@@ -19,6 +19,8 @@ final class DatabaseServer: Sendable {
     /// Its documents.
     var store: any DocumentStore { engine.documents }
     let listenHub: ListenHub
+    /// How another node's POST reaches this node's listen sessions (several nodes on PostgreSQL); `nil` on SQLite.
+    let relay: (any NodeRelay)?
     let access: DocumentAccess
     let documents: DocumentsAPI
     let indexes: IndexesAPI
@@ -106,26 +108,33 @@ final class DatabaseServer: Sendable {
         access = DocumentAccess(
             engine: project.rules, authenticator: project.authenticator, store: store, databaseID: id,
             clock: project.clock)
+        let relay = engine.nodeRelay()
+        self.relay = relay
         listenHub = ListenHub(
             source: DocumentStoreListenSource(store: store),
             configuration: HearthApplication.listenConfiguration(configuration),
-            authorizer: ListenAccess(access: access), clock: project.clock)
+            authorizer: ListenAccess(access: access), clock: project.clock,
+            sessionPrefix: relay.map { $0.nodeID + "." } ?? "")
         documents = DocumentsAPI(
             store: store, configuration: configuration, databaseID: id,
             listen: ListenEndpoint(
-                hub: listenHub, authenticator: project.authenticator, settings: configuration.listen),
+                hub: listenHub, authenticator: project.authenticator, settings: configuration.listen, relay: relay),
             access: access, readWorkers: project.readWorkers, clock: project.clock)
         indexes = IndexesAPI(store: store, configuration: configuration, authenticator: project.authenticator)
         wipe = EmulatorWipeAPI(store: store, configuration: configuration)
     }
 
-    /// Starts the listen hub's thread.
+    /// Starts the listen hub's thread, then answers listen requests other nodes relay here.
     func start() throws(HearthError) {
         try listenHub.start()
+        if let relay, let listen = documents.listen {
+            relay.serve { message in listen.answer(relayed: message) }
+        }
     }
 
-    /// Ends every listener, then closes the store.
+    /// Stops answering relayed requests, ends every listener, then closes the store.
     func stop() {
+        relay?.stop()
         listenHub.stop()
         engine.close()
     }
