@@ -18,6 +18,16 @@ struct PostgresNodesTests {
         return try await HearthProcess.start(options)
     }
 
+    /// The options of a production-mode node (no `--dev`) on `url` with an admin key, and that key.
+    static func productionNode(_ url: String) -> (HearthProcess.Options, String) {
+        let adminKey = "e2e-admin-key-\(UUID().uuidString)"
+        var options = HearthProcess.Options.production
+        options.project = "demo"
+        options.environment = ["HEARTH_ADMIN_KEY": adminKey]
+        options.extraArguments = ["--store", url]
+        return (options, adminKey)
+    }
+
     @Test("a write on one node is read, streamed and signed in on another; kill -9 loses nothing acknowledged")
     func twoNodesServeOneProject() async throws {
         let url = try TestCluster.shared().createDatabaseURL()
@@ -67,11 +77,7 @@ struct PostgresNodesTests {
     @Test("named databases and other projects one node makes are served by another, apart from (default)")
     func namedDatabasesAcrossNodes() async throws {
         let url = try TestCluster.shared().createDatabaseURL()
-        let adminKey = "e2e-admin-key-\(UUID().uuidString)"
-        var options = HearthProcess.Options.production
-        options.project = "demo"
-        options.environment = ["HEARTH_ADMIN_KEY": adminKey]
-        options.extraArguments = ["--store", url]
+        let (options, adminKey) = Self.productionNode(url)
         let first = try await HearthProcess.start(options)
         let second = try await HearthProcess.start(options)
         let admin = ["Authorization": "Bearer \(adminKey)"]
@@ -116,11 +122,7 @@ struct PostgresNodesTests {
     @Test("a named database deleted on one node is gone on the one that had it open; made again, it is empty on both")
     func namedDatabaseDeletedAcrossNodes() async throws {
         let url = try TestCluster.shared().createDatabaseURL()
-        let adminKey = "e2e-admin-key-\(UUID().uuidString)"
-        var options = HearthProcess.Options.production
-        options.project = "demo"
-        options.environment = ["HEARTH_ADMIN_KEY": adminKey]
-        options.extraArguments = ["--store", url]
+        let (options, adminKey) = Self.productionNode(url)
         let first = try await HearthProcess.start(options)
         let second = try await HearthProcess.start(options)
         let admin = ["Authorization": "Bearer \(adminKey)"]
