@@ -101,6 +101,15 @@ struct PostgresTreeRows: TreeRowAccess {
         }
     }
 
+    /// The numbers of `namespace`'s change-log entries above `sequence` that this transaction sees: past a final point,
+    /// only writes that committed before numbers taken earlier, so few.
+    func sequences(of namespace: String, after sequence: Int64) throws -> Set<Int64> {
+        let rows = try db.query(
+            "SELECT sequence FROM tree_changes WHERE sequence > $1 AND namespace = $2",
+            [.int(sequence), .text(namespace)])
+        return Set(try rows.rows.map { try $0.int(0) ?? 0 })
+    }
+
     /// A leaf as stored.
     static func stored(_ leaf: TreeLeaf) -> [UInt8] {
         switch leaf {

@@ -53,14 +53,23 @@ public final class PostgresTreeStore: TreeStore {
         follower.stop()
     }
 
-    /// The node at a location, read in one statement (one snapshot), and a change-log sequence it reflects: the log's
-    /// final point, read just before, so the node holds every change at or below it. It may also hold changes
-    /// numbered above it that committed first; a listener starting from it gets those again from the feed, each
-    /// carrying the data the node already holds.
+    /// The node at a location and a change-log sequence it reflects: the log's final point, read just before, so the
+    /// node holds every change at or below it. Changes numbered above it may have committed before the read too (a
+    /// number taken later can commit first); the same snapshot lists them as held, so a listener starting from it
+    /// skips them when the feed brings them instead of getting them twice.
     public func read(_ namespace: String, at path: TreePath, auth: AuthContext?) throws(HearthError) -> TreeSnapshot {
-        let sequence = try treeHead()
-        let node = try store.read("reading the tree") { db in try PostgresTreeRows(db: db).node(namespace, path) }
-        return TreeSnapshot(node: node, sequence: sequence)
+        try snapshot(namespace, at: path, from: try treeHead())
+    }
+
+    /// The node at a location read in one snapshot with the changes of `namespace` numbered above `sequence` that
+    /// snapshot holds. `sequence` must be a final point read before it.
+    func snapshot(_ namespace: String, at path: TreePath, from sequence: Int64) throws(HearthError) -> TreeSnapshot {
+        try store.readSnapshot("reading the tree") { db in
+            let rows = PostgresTreeRows(db: db)
+            let node = try rows.node(namespace, path)
+            return TreeSnapshot(
+                node: node, sequence: sequence, alsoHeld: try rows.sequences(of: namespace, after: sequence))
+        }
     }
 
     /// The leaf at a location, or its children's keys (one seek per child), from one snapshot.

@@ -30,6 +30,8 @@ struct TreeListener {
     let sink: any TreeListenSink
     /// The last change-log sequence reflected in what was sent; older changes are skipped.
     var sequence: Int64 = .max
+    /// Later changes the first read already held (``TreeSnapshot/alsoHeld``): skipped too, so none is sent twice.
+    var alsoHeld: Set<Int64> = []
     /// For a query: the location's whole value, kept current by applying changes, and the window last sent.
     var data: TreeNode?
     var window: [String: TreeNode] = [:]
@@ -38,6 +40,11 @@ struct TreeListener {
     mutating func event(for change: TreeChange) -> TreeEvent? {
         guard change.sequence > sequence, change.namespace == namespace else { return nil }
         sequence = change.sequence
+        if !alsoHeld.isEmpty {
+            let held = alsoHeld.contains(change.sequence)
+            alsoHeld = alsoHeld.filter { $0 > change.sequence }
+            if held { return nil }
+        }
         guard let query else { return change.event(at: location) }
         data = change.applied(to: data, at: location)
         let next = Self.windowMap(query, data)
@@ -48,6 +55,7 @@ struct TreeListener {
     /// The first event: a `put` at `/` of everything the listener sees in `snapshot`.
     mutating func start(with snapshot: TreeSnapshot) -> TreeEvent {
         sequence = snapshot.sequence
+        alsoHeld = snapshot.alsoHeld
         guard let query else { return .put(path: .root, node: snapshot.node) }
         data = snapshot.node
         window = Self.windowMap(query, data)

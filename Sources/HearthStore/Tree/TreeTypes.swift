@@ -4,13 +4,18 @@ public import HearthCore
 public struct TreeSnapshot: Sendable, Equatable {
     /// The node; `nil` when nothing is there.
     public var node: TreeNode?
-    /// The last change-log sequence the read reflects.
+    /// The last change-log sequence the read reflects: it holds every change at or below it.
     public var sequence: Int64
+    /// Changes numbered above ``sequence`` that the read holds too, in an engine whose numbers may commit out of order
+    /// (PostgreSQL: a number taken later can commit first). A stream starting from the read skips them, so each change
+    /// reaches it exactly once. Empty where numbers commit in order (SQLite).
+    public var alsoHeld: Set<Int64>
 
     /// A snapshot.
-    public init(node: TreeNode?, sequence: Int64) {
+    public init(node: TreeNode?, sequence: Int64, alsoHeld: Set<Int64> = []) {
         self.node = node
         self.sequence = sequence
+        self.alsoHeld = alsoHeld
     }
 }
 

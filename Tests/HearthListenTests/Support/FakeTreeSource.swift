@@ -13,6 +13,9 @@ final class FakeTreeSource: TreeListenSource {
         var reads = 0
         var failReads: HearthError?
         var failLog: HearthError?
+        /// When set, reads report this final point and list the changes above it as held, as PostgreSQL's do when
+        /// later numbers committed first.
+        var readFinalPoint: Int64?
     }
 
     let state = Mutex(State())
@@ -63,7 +66,12 @@ final class FakeTreeSource: TreeListenSource {
         let result = state.withLock { state -> Result<TreeSnapshot, HearthError> in
             state.reads += 1
             if let error = state.failReads { return .failure(error) }
-            return .success(TreeSnapshot(node: state.roots[namespace]?.node(at: path), sequence: state.sequence))
+            let node = state.roots[namespace]?.node(at: path)
+            guard let point = state.readFinalPoint else {
+                return .success(TreeSnapshot(node: node, sequence: state.sequence))
+            }
+            let held = state.log.filter { $0.sequence > point && $0.namespace == namespace }.map(\.sequence)
+            return .success(TreeSnapshot(node: node, sequence: point, alsoHeld: Set(held)))
         }
         return try result.get()
     }
