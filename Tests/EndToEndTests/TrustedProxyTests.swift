@@ -81,4 +81,25 @@ struct TrustedProxyTests {
             try await Self.expectAttempt(server, nil, refused: true)
         }
     }
+
+    @Test("an upload session's URL says https only when a trusted proxy says the client came over TLS")
+    func uploadLinksFollowTheTrustedProxysScheme() async throws {
+        for (arguments, scheme) in [(["--trusted-proxies", "127.0.0.1"], "https://"), ([], "http://")] {
+            var options = HearthProcess.Options()
+            options.extraArguments = arguments
+            try await withHearth(options) { server in
+                let started = try await server.client.request(
+                    "POST", Storage.objects(), query: [("name", Storage.unique("proxied"))], json: "{}",
+                    headers: [
+                        "X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start",
+                        "X-Forwarded-Proto": "https",
+                    ])
+                #expect(started.status == 200, "\(started)")
+                let url = started.headers["x-goog-upload-url"] ?? ""
+                // Behind a TLS proxy a plain-HTTP URL would send the next chunk around TLS; from any other peer the
+                // header is the client's own claim.
+                #expect(url.hasPrefix(scheme), "\(arguments): \(url)")
+            }
+        }
+    }
 }

@@ -51,8 +51,8 @@ struct CloudStorageAPI: API, StreamingAPI {
         return route
     }
 
-    private func host(_ request: HTTPRequest) -> String {
-        request.headers["Host"] ?? "\(storage.configuration.host):\(storage.configuration.port)"
+    private func origin(_ request: HTTPRequest) -> String {
+        StorageAPI.origin(request, listening: "\(storage.configuration.host):\(storage.configuration.port)")
     }
 
     /// The admin credential, or `--dev`.
@@ -84,13 +84,13 @@ struct CloudStorageAPI: API, StreamingAPI {
                     name: name, attributes: ObjectAttributes(contentType: request.headers["Content-Type"]))
                 let sink = try ObjectUploadSink(
                     store: store, bucket: route.bucket, target: target, work: storage.work,
-                    answers: CloudStorageJSON.answers(host: host(request)), judge: ObjectUploadSink.unjudged)
+                    answers: CloudStorageJSON.answers(origin: origin(request)), judge: ObjectUploadSink.unjudged)
                 return ("gcs.upload.media", .streamed(sink))
             }
             if isMultipart {
                 let sink = try ObjectUploadSink(
                     multipart: request, store: store, bucket: route.bucket, work: storage.work,
-                    answers: CloudStorageJSON.answers(host: host(request)), judge: ObjectUploadSink.unjudged)
+                    answers: CloudStorageJSON.answers(origin: origin(request)), judge: ObjectUploadSink.unjudged)
                 return ("gcs.upload.multipart", .streamed(sink))
             }
             return ("gcs.upload.resumable", try chunkPlan(request, route))
@@ -117,13 +117,13 @@ struct CloudStorageAPI: API, StreamingAPI {
             }
             guard first == session.received else {
                 // Where to resume from, as Cloud Storage answers a chunk that does not start there.
-                return .reject(CloudStorageJSON.answers(host: host(request)).progress(session.received))
+                return .reject(CloudStorageJSON.answers(origin: origin(request)).progress(session.received))
             }
             end = last + 1
         }
         let sink = try ResumableChunkSink(
             store: store, session: session, finalize: total != nil && total == end, work: storage.work,
-            answers: CloudStorageJSON.answers(host: host(request)), finalCheck: { _ throws(HearthError) in })
+            answers: CloudStorageJSON.answers(origin: origin(request)), finalCheck: { _ throws(HearthError) in })
         return .streamed(sink)
     }
 
@@ -144,7 +144,7 @@ struct CloudStorageAPI: API, StreamingAPI {
     }
 
     private func dispatch(_ request: HTTPRequest, _ route: Route) throws(HearthError) -> (String, HTTPReply) {
-        let host = host(request)
+        let origin = origin(request)
         switch (route.kind, request.method, route.name) {
         case (.bucket, "GET", _):
             let fields: JSONValue = [
@@ -152,15 +152,15 @@ struct CloudStorageAPI: API, StreamingAPI {
             ]
             return ("gcs.bucket", .response(Responses.json(fields.serialized())))
         case (.upload, "POST", nil):
-            return ("gcs.upload", try upload(request, route, host: host))
+            return ("gcs.upload", try upload(request, route, origin: origin))
         case (.download, "GET", let name?):
             return ("gcs.download", .response(try download(request, route.bucket, name)))
         case (.objects, "GET", let name?) where request.queryValue("alt") == "media":
             return ("gcs.download", .response(try download(request, route.bucket, name)))
         case (.objects, "GET", let name?):
-            return ("gcs.get", .response(CloudStorageJSON.response(try existing(route.bucket, name), host: host)))
+            return ("gcs.get", .response(CloudStorageJSON.response(try existing(route.bucket, name), origin: origin)))
         case (.objects, "GET", nil):
-            return ("gcs.list", .response(try list(request, route, host: host)))
+            return ("gcs.list", .response(try list(request, route, origin: origin)))
         case (.objects, "PATCH", let name?), (.objects, "PUT", let name?):
             var fields = try StorageAPI.jsonObject(request.body)
             // The Admin SDKs keep download tokens in the custom metadata; they stay tokens here.
@@ -172,12 +172,12 @@ struct CloudStorageAPI: API, StreamingAPI {
             let object = try store.updateMetadata(bucket: route.bucket, name: name) { object throws(HearthError) in
                 try object.attributes.apply(changes)
             }
-            return ("gcs.patch", .response(CloudStorageJSON.response(object, host: host)))
+            return ("gcs.patch", .response(CloudStorageJSON.response(object, origin: origin)))
         case (.objects, "DELETE", let name?):
             guard try store.delete(bucket: route.bucket, name: name) else { throw StorageAPIErrors.notFound(name) }
             return ("gcs.delete", .response(HTTPResponse(status: 204)))
         case (.objects, "POST", let name?) where route.verb != nil:
-            return ("gcs.\(route.verb!)", .response(try copy(request, route, name, host: host)))
+            return ("gcs.\(route.verb!)", .response(try copy(request, route, name, origin: origin)))
         default:
             throw storage.methodNotAllowed(request.method, request.path, "the Cloud Storage JSON API's object calls")
         }
@@ -200,7 +200,7 @@ struct CloudStorageAPI: API, StreamingAPI {
         try storage.existing(bucket, name)
     }
 
-    private func list(_ request: HTTPRequest, _ route: Route, host: String) throws(HearthError) -> HTTPResponse {
+    private func list(_ request: HTTPRequest, _ route: Route, origin: String) throws(HearthError) -> HTTPResponse {
         var maxResults = FileStore.maxListResults
         if let text = request.queryValue("maxResults") {
             guard let value = Int(text), value > 0 else { throw .invalidArgument("maxResults must be positive.") }
@@ -210,12 +210,12 @@ struct CloudStorageAPI: API, StreamingAPI {
             bucket: route.bucket, prefix: request.queryValue("prefix") ?? "",
             delimiter: request.queryValue("delimiter"),
             maxResults: maxResults, pageToken: request.queryValue("pageToken"))
-        return CloudStorageJSON.listing(listing, host: host)
+        return CloudStorageJSON.listing(listing, origin: origin)
     }
 
     /// `uploadType=resumable`: a new session, its URL in `Location`. (Media and multipart uploads stream; see
     /// `bodyPlan`.)
-    private func upload(_ request: HTTPRequest, _ route: Route, host: String) throws(HearthError) -> HTTPReply {
+    private func upload(_ request: HTTPRequest, _ route: Route, origin: String) throws(HearthError) -> HTTPReply {
         switch request.queryValue("uploadType") {
         case "resumable":
             let (name, attributes) = try StorageAPI.sessionTarget(
@@ -227,7 +227,7 @@ struct CloudStorageAPI: API, StreamingAPI {
             }
             let session = try store.startSession(bucket: route.bucket, name: name, attributes: attributes)
             let location =
-                "http://\(host)/upload/storage/v1/b/\(StorageAPI.percentEncoded(route.bucket))/o"
+                "\(origin)/upload/storage/v1/b/\(StorageAPI.percentEncoded(route.bucket))/o"
                 + "?uploadType=resumable&upload_id=\(session.id)"
             return .response(HTTPResponse(status: 200, headers: [("Location", location)]))
         default:
@@ -237,7 +237,7 @@ struct CloudStorageAPI: API, StreamingAPI {
 
     /// `copyTo` and `rewriteTo`: the destination shares the source's bytes.
     private func copy(
-        _ request: HTTPRequest, _ route: Route, _ name: String, host: String
+        _ request: HTTPRequest, _ route: Route, _ name: String, origin: String
     ) throws(HearthError)
         -> HTTPResponse
     {
@@ -254,11 +254,11 @@ struct CloudStorageAPI: API, StreamingAPI {
         let object = try store.copy(
             bucket: route.bucket, name: name, toBucket: destination.bucket, toName: destination.name,
             attributes: attributes)
-        guard route.verb == "rewriteTo" else { return CloudStorageJSON.response(object, host: host) }
+        guard route.verb == "rewriteTo" else { return CloudStorageJSON.response(object, origin: origin) }
         let body: JSONValue = [
             "kind": "storage#rewriteResponse", "totalBytesRewritten": .string(String(object.size)),
             "objectSize": .string(String(object.size)), "done": true,
-            "resource": CloudStorageJSON.object(object, host: host),
+            "resource": CloudStorageJSON.object(object, origin: origin),
         ]
         return Responses.json(body.serialized())
     }

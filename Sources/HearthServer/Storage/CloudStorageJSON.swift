@@ -4,15 +4,15 @@ import HearthStorage
 
 /// Object resources in the Cloud Storage JSON API's format (`storage#object`), as `google-cloud-storage` reads them.
 enum CloudStorageJSON {
-    static func object(_ object: StoredObject, host: String) -> JSONValue {
+    static func object(_ object: StoredObject, origin: String) -> JSONValue {
         var fields = object.attributes.json
         let encodedName = StorageAPI.percentEncoded(object.name)
         let encodedBucket = StorageAPI.percentEncoded(object.bucket)
         fields["kind"] = .string("storage#object")
         fields["id"] = .string("\(object.bucket)/\(object.name)/\(object.generation)")
-        fields["selfLink"] = .string("http://\(host)/storage/v1/b/\(encodedBucket)/o/\(encodedName)")
+        fields["selfLink"] = .string("\(origin)/storage/v1/b/\(encodedBucket)/o/\(encodedName)")
         fields["mediaLink"] = .string(
-            "http://\(host)/download/storage/v1/b/\(encodedBucket)/o/\(encodedName)?generation=\(object.generation)"
+            "\(origin)/download/storage/v1/b/\(encodedBucket)/o/\(encodedName)?generation=\(object.generation)"
                 + "&alt=media")
         fields["name"] = .string(object.name)
         fields["bucket"] = .string(object.bucket)
@@ -36,13 +36,13 @@ enum CloudStorageJSON {
         return .object(fields)
     }
 
-    static func response(_ object: StoredObject, host: String, status: Int = 200) -> HTTPResponse {
-        Responses.json(Self.object(object, host: host).serialized(), status: status)
+    static func response(_ object: StoredObject, origin: String, status: Int = 200) -> HTTPResponse {
+        Responses.json(Self.object(object, origin: origin).serialized(), status: status)
     }
 
-    static func listing(_ listing: ObjectListing, host: String) -> HTTPResponse {
+    static func listing(_ listing: ObjectListing, origin: String) -> HTTPResponse {
         var fields: [String: JSONValue] = [
-            "kind": "storage#objects", "items": .array(listing.items.map { object($0, host: host) }),
+            "kind": "storage#objects", "items": .array(listing.items.map { object($0, origin: origin) }),
             "prefixes": .array(listing.prefixes.map { .string($0) }),
         ]
         if let token = listing.nextPageToken { fields["nextPageToken"] = .string(token) }
@@ -50,7 +50,7 @@ enum CloudStorageJSON {
     }
 
     /// How resumable uploads answer in this API: 308 with `Range: bytes=0-N` while incomplete, the object when done.
-    static func answers(host: String) -> UploadAnswers {
+    static func answers(origin: String) -> UploadAnswers {
         let progress: @Sendable (Int64) -> HTTPResponse = { received in
             var headers: HTTPHeaders = []
             if received > 0 { headers.add(name: "Range", value: "bytes=0-\(received - 1)") }
@@ -58,6 +58,6 @@ enum CloudStorageJSON {
         }
         // Cloud Storage answers a chunk that does not start where the session stands with where it stands.
         return UploadAnswers(
-            stored: { response($0, host: host) }, progress: progress, moved: { _, received in progress(received) })
+            stored: { response($0, origin: origin) }, progress: progress, moved: { _, received in progress(received) })
     }
 }

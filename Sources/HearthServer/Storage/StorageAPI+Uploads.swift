@@ -42,9 +42,9 @@ extension StorageAPI {
             request, existing == nil ? .create : .update, bucket: route.bucket, name: name, existing: existing,
             incoming: StorageAccess.incoming(bucket: route.bucket, name: name, size: declared, attributes: attributes))
         let session = try store.startSession(bucket: route.bucket, name: name, attributes: attributes)
-        let host = request.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
         let url =
-            "http://\(host)/v0/b/\(Self.percentEncoded(route.bucket))/o?name=\(Self.percentEncoded(name))"
+            Self.origin(request, listening: "\(configuration.host):\(configuration.port)")
+            + "/v0/b/\(Self.percentEncoded(route.bucket))/o?name=\(Self.percentEncoded(name))"
             + "&upload_id=\(session.id)&upload_protocol=resumable"
         return HTTPResponse(
             status: 200,
@@ -83,4 +83,11 @@ extension StorageAPI {
 
     /// `text` with everything but unreserved characters percent-encoded, for a query value.
     static func percentEncoded(_ text: String) -> String { PercentEncoding.unreserved(text) }
+
+    /// The scheme and authority of the links an answer holds (an upload session's URL, `selfLink`, `mediaLink`): the
+    /// request's `Host`, else the listening address, over `https` when a trusted proxy says the client reached it
+    /// over TLS (`X-Forwarded-Proto`), so a client behind a TLS proxy is not sent to plain HTTP for its next chunk.
+    static func origin(_ request: HTTPRequest, listening: String) -> String {
+        (request.isForwardedHTTPS ? "https://" : "http://") + (request.headers["Host"] ?? listening)
+    }
 }
