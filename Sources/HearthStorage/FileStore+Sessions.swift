@@ -29,14 +29,13 @@ extension FileStore {
     {
         try ObjectName.validate(name)
         let blobID = StorageLayout.newBlobID()
-        let lifetime = configuration.sessionLifetime.components.seconds * 1000
+        let now = nowMillis()
+        let session = UploadSession(
+            id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
+            expiresMillis: now + configuration.sessionLifetime.components.seconds * 1000, blobID: blobID)
         if let shared = configuration.shared {
-            let now = nowMillis()
             // Every node starts sessions, so the sessions abandoned on any are swept by whichever starts the next.
             try shared.sweepSessions(nowMillis: now)
-            let session = UploadSession(
-                id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
-                expiresMillis: now + lifetime, blobID: blobID)
             try shared.startSession(session)
             return session
         }
@@ -44,9 +43,6 @@ extension FileStore {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageErrors.io("create an upload file", errno) }
         closeDescriptor(descriptor)
-        let session = UploadSession(
-            id: StorageLayout.newBlobID(), bucket: bucket, name: name, received: 0, attributes: attributes,
-            expiresMillis: nowMillis() + lifetime, blobID: blobID)
         let attributesJSON = attributes.sessionJSON
         do {
             try withDatabase { db in

@@ -102,21 +102,26 @@ package final class PostgresBlobs: Sendable {
         try db.query("INSERT INTO storage_blob_chunks(blob, seq, data) VALUES ($1, 0, $2)", [.text(id), .binary([])])
     }
 
-    /// Feeds the first `chunks` chunks of blob `id` to `body` in order, one query each, in the caller's
-    /// transaction.
-    /// - Throws: `INTERNAL` when one is missing.
+    /// Feeds the chunks of blob `id` to `body` in order, one query each, in the caller's transaction: the first
+    /// `chunks` of them, or every one there is when `chunks` is `nil`. Returns how many it fed.
+    /// - Throws: `INTERNAL` when one of the first `chunks` is missing.
+    @discardableResult
     static func forEachChunk(
-        _ id: String, chunks: Int64, in db: PostgresConnection, _ body: ([UInt8]) throws -> Void
-    ) throws {
-        for sequence in 0..<chunks {
+        _ id: String, chunks: Int64? = nil, in db: PostgresConnection, _ body: ([UInt8]) throws -> Void
+    ) throws -> Int64 {
+        var sequence: Int64 = 0
+        while chunks.map({ sequence < $0 }) ?? true {
             let rows = try db.query(
                 "SELECT data FROM storage_blob_chunks WHERE blob = $1 AND seq = $2", [.text(id), .int(sequence)],
                 binaryResults: true)
             guard rows.count == 1, let data = try rows[0].bytes(0) else {
+                if chunks == nil { return sequence }
                 throw HearthError.internal("Chunk \(sequence) of blob \(id) is missing.")
             }
             try body(data)
+            sequence += 1
         }
+        return sequence
     }
 
     /// Deletes the chunks of blob `id` in the caller's transaction.
@@ -130,20 +135,13 @@ package final class PostgresBlobs: Sendable {
     ///   when the descriptor cannot be written.
     package func write(_ id: String, to descriptor: Int32) throws(HearthError) -> Int64 {
         try store.readSnapshot("reading a file's bytes") { db in
-            var sequence: Int64 = 0
             var total: Int64 = 0
-            while true {
-                let rows = try db.query(
-                    "SELECT data FROM storage_blob_chunks WHERE blob = $1 AND seq = $2", [.text(id), .int(sequence)],
-                    binaryResults: true)
-                guard rows.count == 1, let data = try rows[0].bytes(0) else {
-                    if sequence == 0 { throw HearthError.notFound("No stored bytes for blob \(id).") }
-                    return total
-                }
+            let chunks = try Self.forEachChunk(id, in: db) { data in
                 try Self.writeAll(data, to: descriptor)
                 total += Int64(data.count)
-                sequence += 1
             }
+            if chunks == 0 { throw HearthError.notFound("No stored bytes for blob \(id).") }
+            return total
         }
     }
 

@@ -50,9 +50,7 @@ final class PostgresLogFollower<Record: Sendable>: Sendable {
         self.log = log
         self.wakeUp = wakeUp
         delivered = Mutex(head)
-        let nanoseconds =
-            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        self.interval = .nanoseconds(max(1_000_000, nanoseconds))
+        self.interval = .nanoseconds(max(1_000_000, interval.wholeNanoseconds))
         schedulePoll()
         let subscription = wakeUp.woken.subscribe { [weak self] _ in
             guard let self else { return }

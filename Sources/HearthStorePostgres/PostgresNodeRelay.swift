@@ -94,7 +94,7 @@ package final class PostgresNodeRelay: NodeRelay {
         } catch {
             throw hearthError(error, doing: "relaying a request to another node")
         }
-        _ = signal.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(timeout)))
+        _ = signal.wait(timeout: .now() + .nanoseconds(timeout.wholeNanoseconds))
         // Whatever woke the wait (the answer, or the timeout), the row says: answered or not, it is gone after this.
         do {
             return try store.writer.withConnection(idempotent: true) { db in
@@ -158,7 +158,7 @@ package final class PostgresNodeRelay: NodeRelay {
     }
 
     private func schedulePoll() {
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(pollInterval))) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .nanoseconds(pollInterval.wholeNanoseconds)) { [weak self] in
             guard let self, !state.withLock({ $0.stopped }) else { return }
             schedulePass()
             schedulePoll()
@@ -225,9 +225,5 @@ package final class PostgresNodeRelay: NodeRelay {
         _ = try? store.writer.withConnection(idempotent: true) { db in
             try db.query("DELETE FROM node_relays WHERE created_at < now() - interval '\(Self.sweepAge)'")
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
     }
 }

@@ -151,10 +151,8 @@ package final class PostgresRulesStorage: RulesStorage {
     }
 
     private func schedulePoll() {
-        let nanoseconds =
-            Int(pollInterval.components.seconds) * 1_000_000_000
-            + Int(pollInterval.components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(max(1_000_000, nanoseconds))) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .nanoseconds(max(1_000_000, pollInterval.wholeNanoseconds))) {
+            [weak self] in
             guard let self, !state.withLock({ $0.stopped }) else { return }
             check()
             schedulePoll()
